@@ -1,0 +1,63 @@
+package kernels
+
+import (
+	"os"
+	"strings"
+)
+
+// Float is the set of element types the kernels are written for.
+type Float interface{ ~float32 | ~float64 }
+
+// Table holds the kernels for one element type. Each field's comment gives the
+// loop it computes; the portable versions in generic.go are those loops.
+type Table[T Float] struct {
+	// dst[i] = x[i] op y[i]
+	Add, Sub, Mul, Div, Max, Min func(dst, x, y []T)
+	// dst[i] = x[i] op s
+	AddScalar, SubScalar, DivScalar, MaxScalar, MinScalar func(dst, x []T, s T)
+	// Scale: dst[i] = x[i] * s
+	Scale func(dst, x []T, s T)
+	// ScalarSub: dst[i] = s - x[i]; ScalarDiv: dst[i] = s / x[i]
+	ScalarSub, ScalarDiv func(dst []T, s T, x []T)
+	// Axpy: dst[i] += a * x[i]
+	Axpy func(dst []T, a T, x []T)
+	// FMA: dst[i] = x[i]*y[i] + z[i]
+	FMA func(dst, x, y, z []T)
+	// dst[i] = f(x[i]) for f in -x, |x|, sqrt(x), max(x, 0), e^x, ln x,
+	// tanh x and 1/(1+e^-x).
+	Neg, Abs, Sqrt, Relu, Exp, Log, Tanh, Sigmoid func(dst, x []T)
+	// Sum returns x[0]+...+x[n-1]; MaxReduce and MinReduce the largest and
+	// smallest element.
+	Sum, MaxReduce, MinReduce func(x []T) T
+	// Dot returns x[0]*y[0]+...+x[n-1]*y[n-1].
+	Dot func(x, y []T) T
+}
+
+// F32 and F64 are the tables the rest of sdgo calls. They are filled in init
+// and never change afterwards.
+var (
+	F32 = generic[float32]()
+	F64 = generic[float64]()
+)
+
+// isa names the instruction set the tables use.
+var isa = "generic"
+
+// ISA reports the instruction set chosen at start-up: "avx512", "avx2",
+// "neon" or "generic".
+func ISA() string { return isa }
+
+// For returns the table for T.
+func For[T Float]() *Table[T] {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return any(F32).(*Table[T])
+	default:
+		return any(F64).(*Table[T])
+	}
+}
+
+// isaCap returns the instruction-set cap from SDGO_ISA, lower-cased, or ""
+// when it is unset.
+func isaCap() string { return strings.ToLower(strings.TrimSpace(os.Getenv("SDGO_ISA"))) }

@@ -1,0 +1,464 @@
+package ndarray
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Array is an n-dimensional array: a dtype, a shared buffer and a layout.
+// The zero Array is not usable; arrays come from the constructors below.
+//
+// An Array's shape and strides slices are shared with whoever holds the array;
+// callers must not change them.
+type Array struct {
+	buf     *Buffer
+	shape   []int
+	strides []int
+	offset  int
+}
+
+// Must returns a, panicking if err is not nil. It is meant for literals in
+// examples and tests, where a malformed array is a bug in the program.
+func Must(a *Array, err error) *Array {
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+// alloc returns a zeroed packed array. Internal callers have checked the shape.
+func alloc(dt DType, shape []int) *Array {
+	b, err := NewBuffer(dt, shapeSize(shape))
+	if err != nil {
+		panic(err) // callers validated shape and dtype
+	}
+	return &Array{buf: b, shape: append([]int(nil), shape...), strides: PackedStrides(shape)}
+}
+
+func checkShape(shape []int) error {
+	if len(shape) > MaxRank {
+		return fmt.Errorf("ndarray: rank %d is above the maximum %d", len(shape), MaxRank)
+	}
+	n := 1
+	for i, d := range shape {
+		if d < 0 {
+			return fmt.Errorf("ndarray: negative size %d on axis %d of shape %v", d, i, shape)
+		}
+		if d > 0 && n > maxBytes/8/d {
+			return fmt.Errorf("ndarray: shape %v has too many elements", shape)
+		}
+		n *= d
+	}
+	return nil
+}
+
+// Zeros returns a packed array of zeros (false for Bool).
+func Zeros(dt DType, shape ...int) (*Array, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	if !dt.Computable() {
+		return nil, fmt.Errorf("ndarray: cannot compute with dtype %v", dt)
+	}
+	return alloc(dt, shape), nil
+}
+
+// Full returns a packed array with every element v, converted to dt (for
+// Bool, v != 0).
+func Full(dt DType, v float64, shape ...int) (*Array, error) {
+	a, err := Zeros(dt, shape...)
+	if err != nil {
+		return nil, err
+	}
+	fillValue(a, v)
+	return a, nil
+}
+
+func fillValue(a *Array, v float64) {
+	switch a.DType() {
+	case Float32:
+		fillRaw(a, float32(v))
+	case Float64:
+		fillRaw(a, v)
+	case Int32:
+		fillRaw(a, int32(v))
+	case Int64:
+		fillRaw(a, int64(v))
+	case Bool:
+		fillRaw(a, v != 0)
+	}
+}
+
+func fillRaw[T Elem](a *Array, v T) {
+	d := bufSlice[T](a.buf)
+	eachRun1(a, func(o, n, inc int) {
+		for i := 0; i < n; i++ {
+			d[o+i*inc] = v
+		}
+	})
+}
+
+// FromSlice returns a packed array holding a copy of data with the given shape.
+// With no shape, data becomes a vector.
+func FromSlice[T Elem](data []T, shape ...int) (*Array, error) {
+	if len(shape) == 0 && len(data) != 1 {
+		shape = []int{len(data)}
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	if n := shapeSize(shape); n != len(data) {
+		return nil, fmt.Errorf("ndarray: %d values do not fill shape %v (%d elements)", len(data), shape, n)
+	}
+	a := alloc(DTypeOf[T](), shape)
+	copy(bufSlice[T](a.buf), data)
+	return a, nil
+}
+
+// Wrap returns a packed array that uses data as its buffer, without copying.
+// The caller gives up the right to change data.
+func Wrap[T Elem](data []T, shape ...int) (*Array, error) {
+	if len(shape) == 0 && len(data) != 1 {
+		shape = []int{len(data)}
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	if n := shapeSize(shape); n != len(data) {
+		return nil, fmt.Errorf("ndarray: %d values do not fill shape %v (%d elements)", len(data), shape, n)
+	}
+	return &Array{buf: sliceBuffer(data), shape: append([]int(nil), shape...), strides: PackedStrides(shape)}, nil
+}
+
+// Scalar returns a rank-0 array holding v.
+func Scalar[T Elem](v T) *Array {
+	a := alloc(DTypeOf[T](), nil)
+	bufSlice[T](a.buf)[0] = v
+	return a
+}
+
+// ScalarOf returns a rank-0 array of dtype dt holding v converted to dt.
+func ScalarOf(dt DType, v float64) (*Array, error) { return Full(dt, v) }
+
+// Arange returns the vector [start, start+step, ...] of n elements.
+func Arange(dt DType, start, step float64, n int) (*Array, error) {
+	a, err := Zeros(dt, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		a.setFloat(i, start+float64(i)*step)
+	}
+	return a, nil
+}
+
+// Linspace returns n evenly spaced values from start to stop inclusive.
+func Linspace(dt DType, start, stop float64, n int) (*Array, error) {
+	a, err := Zeros(dt, n)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		v := start
+		if n > 1 {
+			v = start + (stop-start)*float64(i)/float64(n-1)
+		}
+		a.setFloat(i, v)
+	}
+	return a, nil
+}
+
+// NewView returns an array of dtype dt over buf with layout l, after checking
+// that the layout fits the buffer.
+func NewView(buf *Buffer, l Layout) (*Array, error) {
+	if err := l.Validate(buf.Len()); err != nil {
+		return nil, err
+	}
+	return &Array{buf: buf, shape: append([]int(nil), l.Shape...), strides: append([]int(nil), l.Strides...), offset: l.Offset}, nil
+}
+
+// WithLayout returns a view of a's buffer with another layout. It costs
+// O(rank) whatever the array's size.
+func (a *Array) WithLayout(l Layout) (*Array, error) { return NewView(a.buf, l) }
+
+// NewPadded allocates a zeroed array of shape inside a padded box (see Padded).
+func NewPadded(dt DType, shape, paddings, paddingOffsets []int) (*Array, error) {
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	l, n, err := Padded(shape, paddings, paddingOffsets)
+	if err != nil {
+		return nil, err
+	}
+	b, err := NewBuffer(dt, n)
+	if err != nil {
+		return nil, err
+	}
+	return NewView(b, l)
+}
+
+// DType returns the element type.
+func (a *Array) DType() DType { return a.buf.dtype }
+
+// Shape returns the shape. The caller must not change it.
+func (a *Array) Shape() []int { return a.shape }
+
+// Strides returns the strides in elements. The caller must not change them.
+func (a *Array) Strides() []int { return a.strides }
+
+// Offset returns the position of the first element in the buffer.
+func (a *Array) Offset() int { return a.offset }
+
+// Layout returns a copy of the layout.
+func (a *Array) Layout() Layout {
+	return Layout{Shape: append([]int(nil), a.shape...), Strides: append([]int(nil), a.strides...), Offset: a.offset}
+}
+
+func (a *Array) layout() Layout { return Layout{Shape: a.shape, Strides: a.strides, Offset: a.offset} }
+
+// Buffer returns the shared buffer.
+func (a *Array) Buffer() *Buffer { return a.buf }
+
+// Rank returns the number of axes.
+func (a *Array) Rank() int { return len(a.shape) }
+
+// Size returns the number of elements.
+func (a *Array) Size() int { return shapeSize(a.shape) }
+
+// IsPacked reports whether the elements are contiguous in C order.
+func (a *Array) IsPacked() bool { return a.layout().IsPacked() }
+
+// SameBuffer reports whether a and b share a buffer.
+func (a *Array) SameBuffer(b *Array) bool { return a.buf == b.buf }
+
+// Raw returns a's whole buffer as a []T, without copying; the elements of a
+// are at the positions its layout gives. T must be the Go type of a's dtype.
+func Raw[T Elem](a *Array) []T {
+	if DTypeOf[T]() != a.DType() {
+		panic(fmt.Sprintf("ndarray: Raw[%T] on a %v array", *new(T), a.DType()))
+	}
+	return bufSlice[T](a.buf)
+}
+
+// Values returns a's elements in C order as a new []T. T must be the Go type
+// of a's dtype.
+func Values[T Elem](a *Array) []T {
+	src := Raw[T](a)
+	out := make([]T, 0, a.Size())
+	eachRun1(a, func(o, n, inc int) {
+		if inc == 1 {
+			out = append(out, src[o:o+n]...)
+			return
+		}
+		for i := 0; i < n; i++ {
+			out = append(out, src[o+i*inc])
+		}
+	})
+	return out
+}
+
+// Float64s returns a's elements in C order converted to float64 (true is 1).
+func (a *Array) Float64s() []float64 {
+	out := make([]float64, 0, a.Size())
+	switch a.DType() {
+	case Float32:
+		for _, v := range Values[float32](a) {
+			out = append(out, float64(v))
+		}
+	case Float64:
+		out = Values[float64](a)
+	case Int32:
+		for _, v := range Values[int32](a) {
+			out = append(out, float64(v))
+		}
+	case Int64:
+		for _, v := range Values[int64](a) {
+			out = append(out, float64(v))
+		}
+	case Bool:
+		for _, v := range Values[bool](a) {
+			out = append(out, b2f(v))
+		}
+	}
+	return out
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Int64s returns a's elements in C order converted to int64 (floats truncate).
+func (a *Array) Int64s() []int64 {
+	f := a.Float64s()
+	out := make([]int64, len(f))
+	if a.DType() == Int64 {
+		return Values[int64](a)
+	}
+	for i, v := range f {
+		out[i] = int64(v)
+	}
+	return out
+}
+
+// Float returns the element at idx as a float64. It panics if idx is outside
+// the shape, like a slice index.
+func (a *Array) Float(idx ...int) float64 {
+	o := a.index(idx)
+	switch a.DType() {
+	case Float32:
+		return float64(bufSlice[float32](a.buf)[o])
+	case Float64:
+		return bufSlice[float64](a.buf)[o]
+	case Int32:
+		return float64(bufSlice[int32](a.buf)[o])
+	case Int64:
+		return float64(bufSlice[int64](a.buf)[o])
+	case Bool:
+		return b2f(bufSlice[bool](a.buf)[o])
+	}
+	panic(fmt.Sprintf("ndarray: Float on a %v array", a.DType()))
+}
+
+func (a *Array) index(idx []int) int {
+	if len(idx) != len(a.shape) {
+		panic(fmt.Sprintf("ndarray: index %v for shape %v", idx, a.shape))
+	}
+	o := a.offset
+	for i, v := range idx {
+		if v < 0 || v >= a.shape[i] {
+			panic(fmt.Sprintf("ndarray: index %v out of range for shape %v", idx, a.shape))
+		}
+		o += v * a.strides[i]
+	}
+	return o
+}
+
+// setFloat sets the i-th element of a packed array.
+func (a *Array) setFloat(i int, v float64) {
+	o := a.offset + i
+	switch a.DType() {
+	case Float32:
+		bufSlice[float32](a.buf)[o] = float32(v)
+	case Float64:
+		bufSlice[float64](a.buf)[o] = v
+	case Int32:
+		bufSlice[int32](a.buf)[o] = int32(v)
+	case Int64:
+		bufSlice[int64](a.buf)[o] = int64(v)
+	case Bool:
+		bufSlice[bool](a.buf)[o] = v != 0
+	}
+}
+
+// String formats small arrays in full and large ones by shape.
+func (a *Array) String() string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%v%v", a.DType(), a.shape)
+	if !a.DType().Computable() {
+		return sb.String()
+	}
+	if a.Size() > 64 {
+		return sb.String()
+	}
+	sb.WriteString(" ")
+	vals := a.Float64s()
+	if len(a.shape) == 0 {
+		formatElem(&sb, a.DType(), vals[0])
+		return sb.String()
+	}
+	var rec func(axis, start, span int)
+	rec = func(axis, start, span int) {
+		sb.WriteByte('[')
+		n := a.shape[axis]
+		sub := 1
+		if n > 0 {
+			sub = span / n
+		}
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			if axis == len(a.shape)-1 {
+				formatElem(&sb, a.DType(), vals[start+i])
+			} else {
+				rec(axis+1, start+i*sub, sub)
+			}
+		}
+		sb.WriteByte(']')
+	}
+	rec(0, 0, len(vals))
+	return sb.String()
+}
+
+func formatElem(sb *strings.Builder, dt DType, v float64) {
+	switch {
+	case dt == Bool:
+		fmt.Fprint(sb, v != 0)
+	case dt.IsInt():
+		fmt.Fprintf(sb, "%d", int64(v))
+	default:
+		fmt.Fprintf(sb, "%g", v)
+	}
+}
+
+// Equal reports whether a and b have the same dtype, shape and elements
+// (NaN equals NaN here, so that arrays holding NaN can be compared in tests).
+func Equal(a, b *Array) bool {
+	if a.DType() != b.DType() || !sameShape(a.shape, b.shape) {
+		return false
+	}
+	if !a.DType().Computable() {
+		return string(a.buf.bytes) == string(b.buf.bytes) && a.offset == b.offset
+	}
+	x, y := a.Float64s(), b.Float64s()
+	for i := range x {
+		if x[i] != y[i] && !(math.IsNaN(x[i]) && math.IsNaN(y[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// AllClose reports whether a and b have the same shape and every pair of
+// elements satisfies |x-y| <= atol + rtol*|y| (NaN matches NaN). Dtypes may
+// differ.
+func AllClose(a, b *Array, rtol, atol float64) bool {
+	if !sameShape(a.shape, b.shape) {
+		return false
+	}
+	x, y := a.Float64s(), b.Float64s()
+	for i := range x {
+		if math.IsNaN(x[i]) || math.IsNaN(y[i]) {
+			if math.IsNaN(x[i]) != math.IsNaN(y[i]) {
+				return false
+			}
+			continue
+		}
+		if x[i] == y[i] {
+			continue // equal infinities
+		}
+		if math.Abs(x[i]-y[i]) > atol+rtol*math.Abs(y[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SameShape reports whether two shapes are equal.
+func SameShape(a, b []int) bool { return sameShape(a, b) }

@@ -1,0 +1,58 @@
+package ndarray
+
+import "fmt"
+
+// BroadcastShapes returns the shape numpy's broadcasting rules give for two
+// operands: shapes aligned on the right, each pair of sizes equal or one of
+// them 1.
+func BroadcastShapes(a, b []int) ([]int, error) {
+	n := max(len(a), len(b))
+	out := make([]int, n)
+	for i := 0; i < n; i++ {
+		da, db := 1, 1
+		if j := len(a) - n + i; j >= 0 {
+			da = a[j]
+		}
+		if j := len(b) - n + i; j >= 0 {
+			db = b[j]
+		}
+		switch {
+		case da == db:
+			out[i] = da
+		case da == 1:
+			out[i] = db
+		case db == 1:
+			out[i] = da
+		default:
+			return nil, fmt.Errorf("shapes %v and %v do not broadcast (axis %d: %d vs %d)", a, b, i, da, db)
+		}
+	}
+	return out, nil
+}
+
+// broadcastStrides returns a's strides over the index space out, which a
+// broadcasts to: right-aligned, 0 on axes a lacks or has size 1 on.
+func broadcastStrides(a *Array, out []int) []int {
+	st := make([]int, len(out))
+	d := len(out) - len(a.shape)
+	for i := range a.shape {
+		if a.shape[i] != 1 {
+			st[i+d] = a.strides[i]
+		}
+	}
+	return st
+}
+
+// canBroadcastTo reports whether shape broadcasts to out without changing out.
+func canBroadcastTo(shape, out []int) bool {
+	if len(shape) > len(out) {
+		return false
+	}
+	d := len(out) - len(shape)
+	for i, s := range shape {
+		if s != 1 && s != out[i+d] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,171 @@
+package ndarray
+
+import "fmt"
+
+// CopyInto copies src into dst elementwise. src must broadcast to dst's shape
+// and have its dtype; dst may have any layout.
+func CopyInto(dst, src *Array) error {
+	if dst.DType() != src.DType() {
+		return fmt.Errorf("ndarray: copy of a %v array into a %v array", src.DType(), dst.DType())
+	}
+	if !canBroadcastTo(src.shape, dst.shape) {
+		return fmt.Errorf("ndarray: copy of shape %v into shape %v", src.shape, dst.shape)
+	}
+	if !dst.DType().Computable() {
+		if !dst.IsPacked() || !src.IsPacked() || !sameShape(dst.shape, src.shape) || dst.DType().Size() == 0 {
+			return fmt.Errorf("ndarray: cannot copy %v arrays with these layouts", dst.DType())
+		}
+		sz := dst.DType().Size()
+		copy(dst.buf.bytes[dst.offset*sz:(dst.offset+dst.Size())*sz], src.buf.bytes[src.offset*sz:])
+		return nil
+	}
+	nn, ok := newNest(dst.shape, 2, [3][]int{dst.strides, broadcastStrides(src, dst.shape)}, [3]int{dst.offset, src.offset})
+	if !ok {
+		return nil
+	}
+	switch dst.DType() {
+	case Float32:
+		copyRuns(Raw[float32](dst), Raw[float32](src), &nn)
+	case Float64:
+		copyRuns(Raw[float64](dst), Raw[float64](src), &nn)
+	case Int32:
+		copyRuns(Raw[int32](dst), Raw[int32](src), &nn)
+	case Int64:
+		copyRuns(Raw[int64](dst), Raw[int64](src), &nn)
+	case Bool:
+		copyRuns(Raw[bool](dst), Raw[bool](src), &nn)
+	}
+	return nil
+}
+
+func copyRuns[T Elem](d, s []T, nn *nest) {
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		switch {
+		case inc[0] == 1 && inc[1] == 1:
+			copy(d[off[0]:off[0]+n], s[off[1]:off[1]+n])
+		case inc[0] == 1 && inc[1] == 0:
+			v := s[off[1]]
+			dd := d[off[0] : off[0]+n]
+			for i := range dd {
+				dd[i] = v
+			}
+		default:
+			for i := 0; i < n; i++ {
+				d[off[0]+i*inc[0]] = s[off[1]+i*inc[1]]
+			}
+		}
+	})
+}
+
+// Copy returns a packed copy of a with its own buffer.
+func Copy(a *Array) *Array {
+	out := alloc(a.DType(), a.shape)
+	if !a.DType().Computable() {
+		out = &Array{buf: &Buffer{bytes: append([]byte(nil), a.buf.bytes...), dtype: a.buf.dtype, n: a.buf.n},
+			shape: append([]int(nil), a.shape...), strides: append([]int(nil), a.strides...), offset: a.offset}
+		return out
+	}
+	if err := CopyInto(out, a); err != nil {
+		panic(err) // same dtype and shape by construction
+	}
+	return out
+}
+
+// Contiguous returns a if it is packed, otherwise a packed copy.
+func Contiguous(a *Array) *Array {
+	if a.IsPacked() {
+		return a
+	}
+	return Copy(a)
+}
+
+// BroadcastTo returns a new packed array of the given shape holding a
+// broadcast to it.
+func BroadcastTo(a *Array, shape ...int) (*Array, error) {
+	if !canBroadcastTo(a.shape, shape) {
+		return nil, fmt.Errorf("ndarray: shape %v does not broadcast to %v", a.shape, shape)
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	out := alloc(a.DType(), shape)
+	return out, CopyInto(out, a)
+}
+
+// Cast returns a converted to dt: floats to integers truncate towards zero,
+// numbers to Bool give x != 0, Bool to numbers gives 1 and 0. Casting to
+// a's own dtype returns a.
+func Cast(a *Array, dt DType) (*Array, error) {
+	if a.DType() == dt {
+		return a, nil
+	}
+	if !a.DType().Computable() || !dt.Computable() {
+		return nil, fmt.Errorf("ndarray: cast from %v to %v is not supported", a.DType(), dt)
+	}
+	out := alloc(dt, a.shape)
+	nn, ok := newNest(a.shape, 2, [3][]int{out.strides, a.strides}, [3]int{out.offset, a.offset})
+	if !ok {
+		return out, nil
+	}
+	switch a.DType() {
+	case Float32:
+		castFrom(Raw[float32](a), out, &nn)
+	case Float64:
+		castFrom(Raw[float64](a), out, &nn)
+	case Int32:
+		castFrom(Raw[int32](a), out, &nn)
+	case Int64:
+		castFrom(Raw[int64](a), out, &nn)
+	case Bool:
+		s := Raw[bool](a)
+		switch dt {
+		case Float32:
+			boolTo(Raw[float32](out), s, &nn)
+		case Float64:
+			boolTo(Raw[float64](out), s, &nn)
+		case Int32:
+			boolTo(Raw[int32](out), s, &nn)
+		case Int64:
+			boolTo(Raw[int64](out), s, &nn)
+		}
+	}
+	return out, nil
+}
+
+func castFrom[S Num](s []S, out *Array, nn *nest) {
+	switch out.DType() {
+	case Float32:
+		castRuns(Raw[float32](out), s, nn)
+	case Float64:
+		castRuns(Raw[float64](out), s, nn)
+	case Int32:
+		castRuns(Raw[int32](out), s, nn)
+	case Int64:
+		castRuns(Raw[int64](out), s, nn)
+	case Bool:
+		d := Raw[bool](out)
+		nn.each(func(off [3]int, n int, inc [3]int) {
+			for i := 0; i < n; i++ {
+				d[off[0]+i*inc[0]] = s[off[1]+i*inc[1]] != 0
+			}
+		})
+	}
+}
+
+func castRuns[D, S Num](d []D, s []S, nn *nest) {
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for i := 0; i < n; i++ {
+			d[off[0]+i*inc[0]] = D(s[off[1]+i*inc[1]])
+		}
+	})
+}
+
+func boolTo[D Num](d []D, s []bool, nn *nest) {
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for i := 0; i < n; i++ {
+			if s[off[1]+i*inc[1]] {
+				d[off[0]+i*inc[0]] = 1
+			}
+		}
+	})
+}

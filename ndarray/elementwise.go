@@ -1,0 +1,362 @@
+package ndarray
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/sdgo/sdgo/kernels"
+)
+
+// chunk is the number of elements of a strided run gathered into contiguous
+// scratch at a time, so that strided runs use the same vector kernels as
+// packed ones. Three chunks of float64 stay well inside the L1 cache.
+const chunk = 256
+
+// ErrDivideByZero is returned by integer division and modulo by zero.
+var ErrDivideByZero = errors.New("integer division by zero")
+
+// BinaryOp is an elementwise operation of two operands.
+type BinaryOp uint8
+
+const (
+	Add BinaryOp = iota
+	Sub
+	Mul
+	Div
+	Pow
+	Maximum
+	Minimum
+	SquaredDiff // (x-y)²
+	FloorDiv    // floor(x/y)
+	FloorMod    // x - floor(x/y)*y, the sign of y, as Python's %
+)
+
+var binaryNames = [...]string{"add", "sub", "mul", "div", "pow", "maximum", "minimum", "squared_difference", "floordiv", "floormod"}
+
+func (op BinaryOp) String() string {
+	if int(op) < len(binaryNames) {
+		return binaryNames[op]
+	}
+	return fmt.Sprintf("binary(%d)", op)
+}
+
+// binK holds an operation's kernels for one element type: on two vectors, a
+// vector and a scalar on the right or on the left, and on two scalars.
+type binK[T Num] struct {
+	vec func(d, x, y []T)
+	scR func(d, x []T, s T)
+	scL func(d []T, s T, x []T)
+	one func(x, y T) T
+}
+
+// asT converts a function over float32 or float64 to the same function over T
+// when T is that type. The caller guarantees it is.
+func asT[F any](f any) F { return f.(F) }
+
+func floatBinK[T kernels.Float](tab *kernels.Table[T], op BinaryOp) (k binK[T], ok bool) {
+	switch op {
+	case Add:
+		return binK[T]{tab.Add, tab.AddScalar, func(d []T, s T, x []T) { tab.AddScalar(d, x, s) }, nil}, true
+	case Sub:
+		return binK[T]{tab.Sub, tab.SubScalar, tab.ScalarSub, nil}, true
+	case Mul:
+		return binK[T]{tab.Mul, tab.Scale, func(d []T, s T, x []T) { tab.Scale(d, x, s) }, nil}, true
+	case Div:
+		return binK[T]{tab.Div, tab.DivScalar, tab.ScalarDiv, nil}, true
+	case Maximum:
+		return binK[T]{tab.Max, tab.MaxScalar, func(d []T, s T, x []T) { tab.MaxScalar(d, x, s) }, nil}, true
+	case Minimum:
+		return binK[T]{tab.Min, tab.MinScalar, func(d []T, s T, x []T) { tab.MinScalar(d, x, s) }, nil}, true
+	}
+	return k, false
+}
+
+// binKernels returns op's kernels for T: the vector kernels of package kernels
+// for floats where one exists, Go loops built from the scalar function
+// otherwise.
+func binKernels[T Num](op BinaryOp) binK[T] {
+	one := binFn[T](op)
+	var z T
+	switch any(z).(type) {
+	case float32:
+		if k, ok := floatBinK(kernels.F32, op); ok {
+			return binK[T]{asT[func(d, x, y []T)](k.vec), asT[func(d, x []T, s T)](k.scR), asT[func(d []T, s T, x []T)](k.scL), one}
+		}
+	case float64:
+		if k, ok := floatBinK(kernels.F64, op); ok {
+			return binK[T]{asT[func(d, x, y []T)](k.vec), asT[func(d, x []T, s T)](k.scR), asT[func(d []T, s T, x []T)](k.scL), one}
+		}
+	}
+	return binK[T]{
+		vec: func(d, x, y []T) {
+			x, y = x[:len(d)], y[:len(d)]
+			for i := range d {
+				d[i] = one(x[i], y[i])
+			}
+		},
+		scR: func(d, x []T, s T) {
+			x = x[:len(d)]
+			for i := range d {
+				d[i] = one(x[i], s)
+			}
+		},
+		scL: func(d []T, s T, x []T) {
+			x = x[:len(d)]
+			for i := range d {
+				d[i] = one(s, x[i])
+			}
+		},
+		one: one,
+	}
+}
+
+func isFloat[T Num]() bool {
+	var z T
+	switch any(z).(type) {
+	case float32, float64:
+		return true
+	}
+	return false
+}
+
+// binFn returns op on one pair of elements.
+func binFn[T Num](op BinaryOp) func(x, y T) T {
+	fl := isFloat[T]()
+	switch op {
+	case Add:
+		return func(x, y T) T { return x + y }
+	case Sub:
+		return func(x, y T) T { return x - y }
+	case Mul:
+		return func(x, y T) T { return x * y }
+	case Div:
+		return func(x, y T) T { return x / y } // integer zero divisors are rejected before
+	case Pow:
+		if fl {
+			return func(x, y T) T { return T(math.Pow(float64(x), float64(y))) }
+		}
+		return ipow[T]
+	case Maximum:
+		if fl {
+			return func(x, y T) T {
+				if x != x || x > y {
+					return x
+				}
+				return y
+			}
+		}
+		return func(x, y T) T { return max(x, y) }
+	case Minimum:
+		if fl {
+			return func(x, y T) T {
+				if x != x || x < y {
+					return x
+				}
+				return y
+			}
+		}
+		return func(x, y T) T { return min(x, y) }
+	case SquaredDiff:
+		return func(x, y T) T { return (x - y) * (x - y) }
+	case FloorDiv:
+		if fl {
+			return func(x, y T) T { return T(math.Floor(float64(x) / float64(y))) }
+		}
+		return func(x, y T) T { return T(floorDivInt(int64(x), int64(y))) }
+	case FloorMod:
+		if fl {
+			return func(x, y T) T {
+				fx, fy := float64(x), float64(y)
+				return T(fx - math.Floor(fx/fy)*fy)
+			}
+		}
+		return func(x, y T) T { return T(floorModInt(int64(x), int64(y))) }
+	}
+	panic("ndarray: unknown binary op")
+}
+
+// ipow raises an integer to a non-negative integer power; negative powers
+// give the truncated result (0 except for bases ±1).
+func ipow[T Num](x, y T) T {
+	if y < 0 {
+		switch x {
+		case 1:
+			return 1
+		case -1:
+			if int64(y)%2 == 0 {
+				return 1
+			}
+			return x
+		}
+		return 0
+	}
+	r := T(1)
+	for e := int64(y); e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r *= x
+		}
+		x *= x
+	}
+	return r
+}
+
+// Binary returns op(a, b) with broadcasting. a and b must have the same dtype.
+func Binary(op BinaryOp, a, b *Array) (*Array, error) {
+	shape, err := binaryShape(op, a, b)
+	if err != nil {
+		return nil, err
+	}
+	out := alloc(a.DType(), shape)
+	return out, BinaryInto(op, out, a, b)
+}
+
+func binaryShape(op BinaryOp, a, b *Array) ([]int, error) {
+	if a.DType() != b.DType() {
+		return nil, fmt.Errorf("ndarray: %v of %v and %v arrays: dtypes differ", op, a.DType(), b.DType())
+	}
+	if !numeric(a.DType()) {
+		return nil, fmt.Errorf("ndarray: %v needs numeric arrays, not %v", op, a.DType())
+	}
+	shape, err := BroadcastShapes(a.shape, b.shape)
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: %v: %w", op, err)
+	}
+	return shape, nil
+}
+
+func numeric(dt DType) bool {
+	switch dt {
+	case Float32, Float64, Int32, Int64:
+		return true
+	}
+	return false
+}
+
+// BinaryInto writes op(a, b), broadcast, into dst, whose shape must be the
+// broadcast shape. dst may be a or b (or share their buffer exactly), but must
+// not overlap them otherwise.
+func BinaryInto(op BinaryOp, dst, a, b *Array) error {
+	shape, err := binaryShape(op, a, b)
+	if err != nil {
+		return err
+	}
+	if dst.DType() != a.DType() || !sameShape(dst.shape, shape) {
+		return fmt.Errorf("ndarray: %v into a %v%v array, want %v%v", op, dst.DType(), dst.shape, a.DType(), shape)
+	}
+	switch a.DType() {
+	case Float32:
+		binaryTyped[float32](op, dst, a, b)
+	case Float64:
+		binaryTyped[float64](op, dst, a, b)
+	case Int32:
+		if (op == Div || op == FloorDiv || op == FloorMod) && hasZero[int32](b) {
+			return fmt.Errorf("ndarray: %v: %w", op, ErrDivideByZero)
+		}
+		binaryTyped[int32](op, dst, a, b)
+	case Int64:
+		if (op == Div || op == FloorDiv || op == FloorMod) && hasZero[int64](b) {
+			return fmt.Errorf("ndarray: %v: %w", op, ErrDivideByZero)
+		}
+		binaryTyped[int64](op, dst, a, b)
+	}
+	return nil
+}
+
+func hasZero[T Num](a *Array) bool {
+	d := Raw[T](a)
+	found := false
+	eachRun1(a, func(o, n, inc int) {
+		for i := 0; i < n; i++ {
+			if d[o+i*inc] == 0 {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+func binaryTyped[T Num](op BinaryOp, dst, a, b *Array) {
+	shape := dst.shape
+	nn, ok := newNest(shape, 3, [3][]int{dst.strides, broadcastStrides(a, shape), broadcastStrides(b, shape)},
+		[3]int{dst.offset, a.offset, b.offset})
+	if !ok {
+		return
+	}
+	binaryRuns(binKernels[T](op), Raw[T](dst), Raw[T](a), Raw[T](b), &nn)
+}
+
+// binaryRuns applies k over every run of the nest. Runs whose operands are
+// not contiguous are gathered into scratch a chunk at a time.
+func binaryRuns[T Num](k binK[T], d, x, y []T, nn *nest) {
+	var tx, ty, td [chunk]T
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		if inc[1] == 0 && inc[2] == 0 {
+			v := k.one(x[off[1]], y[off[2]])
+			for i := 0; i < n; i++ {
+				d[off[0]+i*inc[0]] = v
+			}
+			return
+		}
+		for s := 0; s < n; s += chunk {
+			m := min(chunk, n-s)
+			dd := span(d, off[0]+s*inc[0], m, inc[0], td[:])
+			switch {
+			case inc[2] == 0:
+				k.scR(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), y[off[2]])
+			case inc[1] == 0:
+				k.scL(dd, x[off[1]], gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
+			default:
+				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
+			}
+			if inc[0] != 1 {
+				scatter(d, off[0]+s*inc[0], inc[0], dd)
+			}
+		}
+	})
+}
+
+// span returns the m elements of s from o on when they are contiguous, or the
+// scratch to compute them in.
+func span[T any](s []T, o, m, inc int, scratch []T) []T {
+	if inc == 1 {
+		return s[o : o+m]
+	}
+	return scratch[:m]
+}
+
+// gather returns the m elements of s at o, o+inc, ...: the slice itself when
+// inc is 1, a copy in scratch otherwise.
+func gather[T any](s []T, o, m, inc int, scratch []T) []T {
+	if inc == 1 {
+		return s[o : o+m]
+	}
+	g := scratch[:m]
+	for i := range g {
+		g[i] = s[o+i*inc]
+	}
+	return g
+}
+
+// scatter writes v to s at o, o+inc, ...
+func scatter[T any](s []T, o, inc int, v []T) {
+	for i, e := range v {
+		s[o+i*inc] = e
+	}
+}
+
+func floorDivInt(x, y int64) int64 {
+	q := x / y
+	if x%y != 0 && (x < 0) != (y < 0) {
+		q--
+	}
+	return q
+}
+
+func floorModInt(x, y int64) int64 {
+	m := x % y
+	if m != 0 && (m < 0) != (y < 0) {
+		m += y
+	}
+	return m
+}

@@ -1,0 +1,117 @@
+package ndarray
+
+// nest is the loop nest over an index space shared by up to three operands
+// (typically destination and two sources), each with its own strides and
+// offset. Axes of size one are dropped and neighbouring axes merged wherever
+// every operand steps through them contiguously, so a packed array becomes a
+// single run however many axes it has, and a padded array one run per row.
+// Fixed-size arrays keep a nest on the stack.
+type nest struct {
+	rank  int
+	k     int
+	shape [MaxRank]int
+	st    [3][MaxRank]int
+	off   [3]int
+}
+
+// newNest builds the nest for shape with k operands. strides[o] are operand
+// o's strides over shape (0 on broadcast axes). It reports false when the
+// index space is empty.
+func newNest(shape []int, k int, strides [3][]int, offs [3]int) (nest, bool) {
+	var n nest
+	n.k = k
+	n.off = offs
+	for i, d := range shape {
+		if d == 0 {
+			return n, false
+		}
+		if d == 1 {
+			continue
+		}
+		r := n.rank
+		n.shape[r] = d
+		for o := 0; o < k; o++ {
+			n.st[o][r] = strides[o][i]
+		}
+		n.rank++
+	}
+	// Merge axis i into axis i+1 when every operand's stride over i is
+	// exactly the extent of i+1: then the two axes are one longer axis.
+	w := n.rank - 1
+	for i := n.rank - 2; i >= 0; i-- {
+		ok := true
+		for o := 0; o < k; o++ {
+			if n.st[o][i] != n.st[o][w]*n.shape[w] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			n.shape[w] *= n.shape[i]
+			continue
+		}
+		w--
+		n.shape[w] = n.shape[i]
+		for o := 0; o < k; o++ {
+			n.st[o][w] = n.st[o][i]
+		}
+	}
+	if n.rank > 0 && w > 0 {
+		// Shift the surviving axes [w, rank) down to [0, rank-w).
+		m := n.rank - w
+		copy(n.shape[:m], n.shape[w:n.rank])
+		for o := 0; o < k; o++ {
+			copy(n.st[o][:m], n.st[o][w:n.rank])
+		}
+		n.rank = m
+	}
+	return n, true
+}
+
+// each calls f once per inner run with the operands' offsets, the run
+// length, and the operands' strides along the run.
+func (n *nest) each(f func(off [3]int, cnt int, inc [3]int)) {
+	if n.rank == 0 {
+		f(n.off, 1, [3]int{})
+		return
+	}
+	last := n.rank - 1
+	cnt := n.shape[last]
+	inc := [3]int{n.st[0][last], n.st[1][last], n.st[2][last]}
+	off := n.off
+	if last == 0 {
+		f(off, cnt, inc)
+		return
+	}
+	var idx [MaxRank]int
+	for {
+		f(off, cnt, inc)
+		d := last - 1
+		for ; d >= 0; d-- {
+			idx[d]++
+			for o := 0; o < n.k; o++ {
+				off[o] += n.st[o][d]
+			}
+			if idx[d] < n.shape[d] {
+				break
+			}
+			for o := 0; o < n.k; o++ {
+				off[o] -= n.st[o][d] * n.shape[d]
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return
+		}
+	}
+}
+
+// eachRun1 calls f for each contiguous run of a: the run's offset in the
+// buffer, its length and its stride.
+func eachRun1(a *Array, f func(o, n, inc int)) {
+	nn, ok := newNest(a.shape, 1, [3][]int{a.strides}, [3]int{a.offset})
+	if !ok {
+		return
+	}
+	nn.each(func(off [3]int, cnt int, inc [3]int) { f(off[0], cnt, inc[0]) })
+}

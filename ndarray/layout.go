@@ -1,0 +1,198 @@
+package ndarray
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MaxRank is the largest rank sdgo handles, as in libnd4j.
+const MaxRank = 32
+
+// ErrLayout is wrapped by every error about a layout that does not fit its
+// buffer or breaks the C-order rule.
+var ErrLayout = errors.New("invalid layout")
+
+// Layout places an array's elements in a buffer: the element at index
+// (i0, ..., in-1) is at Offset + sum(ik*Strides[k]). Strides are in elements.
+type Layout struct {
+	Shape   []int
+	Strides []int
+	Offset  int
+}
+
+// PackedStrides returns the C-order strides of a packed array of this shape.
+func PackedStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	s := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = s
+		if shape[i] > 1 {
+			s *= shape[i]
+		}
+	}
+	return st
+}
+
+// Packed returns the packed C-order layout of shape at offset 0.
+func Packed(shape ...int) Layout {
+	return Layout{Shape: append([]int(nil), shape...), Strides: PackedStrides(shape)}
+}
+
+// Rank returns the number of axes.
+func (l Layout) Rank() int { return len(l.Shape) }
+
+// Size returns the number of elements.
+func (l Layout) Size() int { return shapeSize(l.Shape) }
+
+func shapeSize(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// BufferLen returns the smallest buffer length, in elements, that holds every
+// element of the layout (0 for an empty array). It assumes non-negative strides.
+func (l Layout) BufferLen() int {
+	if l.Size() == 0 {
+		return 0
+	}
+	end := l.Offset
+	for i, d := range l.Shape {
+		end += (d - 1) * l.Strides[i]
+	}
+	return end + 1
+}
+
+// Validate checks the layout against a buffer of bufLen elements: shape and
+// strides of the same rank, no negative size, stride or offset, every element
+// inside the buffer, and the C-order rule strides[i-1] >= strides[i]*shape[i]
+// between consecutive axes of size greater than one (an axis of size one has no
+// second element, so its stride places nothing and is not constrained).
+func (l Layout) Validate(bufLen int) error {
+	if len(l.Shape) != len(l.Strides) {
+		return fmt.Errorf("%w: shape %v has rank %d but strides %v have %d", ErrLayout, l.Shape, len(l.Shape), l.Strides, len(l.Strides))
+	}
+	if len(l.Shape) > MaxRank {
+		return fmt.Errorf("%w: rank %d is above the maximum %d", ErrLayout, len(l.Shape), MaxRank)
+	}
+	if l.Offset < 0 {
+		return fmt.Errorf("%w: negative offset %d", ErrLayout, l.Offset)
+	}
+	size := 1
+	for i, d := range l.Shape {
+		if d < 0 {
+			return fmt.Errorf("%w: negative size %d on axis %d of shape %v", ErrLayout, d, i, l.Shape)
+		}
+		if l.Strides[i] < 0 {
+			return fmt.Errorf("%w: negative stride %d on axis %d", ErrLayout, l.Strides[i], i)
+		}
+		if d > 0 && size > maxBytes/d {
+			return fmt.Errorf("%w: shape %v has too many elements", ErrLayout, l.Shape)
+		}
+		size *= d
+	}
+	if size == 0 {
+		return nil
+	}
+	// C order: walking outwards, each axis of size > 1 must step over the
+	// whole extent of the axes inside it.
+	inner := -1 // index of the previous (inner) axis of size > 1
+	for i := len(l.Shape) - 1; i >= 0; i-- {
+		if l.Shape[i] <= 1 {
+			continue
+		}
+		if inner >= 0 {
+			need := l.Strides[inner] * l.Shape[inner]
+			if l.Strides[i] < need {
+				return fmt.Errorf("%w: stride %d of axis %d is below stride %d × size %d of axis %d (C order needs strides[i-1] >= strides[i]*shape[i])",
+					ErrLayout, l.Strides[i], i, l.Strides[inner], l.Shape[inner], inner)
+			}
+		}
+		if l.Strides[i] > maxBytes {
+			return fmt.Errorf("%w: stride %d of axis %d is too large", ErrLayout, l.Strides[i], i)
+		}
+		inner = i
+	}
+	if end := l.BufferLen(); end > bufLen {
+		return fmt.Errorf("%w: layout shape %v strides %v offset %d reaches element %d of a buffer of %d",
+			ErrLayout, l.Shape, l.Strides, l.Offset, end-1, bufLen)
+	}
+	return nil
+}
+
+// IsPacked reports whether the elements are contiguous in C order, with no
+// gaps (the offset may be anything). Axes of size one are ignored.
+func (l Layout) IsPacked() bool {
+	want := 1
+	for i := len(l.Shape) - 1; i >= 0; i-- {
+		d := l.Shape[i]
+		if d == 0 {
+			return true
+		}
+		if d == 1 {
+			continue
+		}
+		if l.Strides[i] != want {
+			return false
+		}
+		want *= d
+	}
+	return true
+}
+
+// Padded returns the layout of an array of shape stored inside a larger padded
+// box, as libnd4j's padded-buffer ADR describes: axis i has paddings[i] extra
+// elements in all, of which paddingOffsets[i] come before the data. The
+// strides are the packed strides of the padded box and the offset points at
+// the first data element. allocLen is the box's size in elements: the buffer
+// length to allocate, which keeps the trailing padding so that vector code
+// may read (never use) past the last element of a row.
+func Padded(shape, paddings, paddingOffsets []int) (l Layout, allocLen int, err error) {
+	if len(paddings) != len(shape) || len(paddingOffsets) != len(shape) {
+		return Layout{}, 0, fmt.Errorf("%w: shape %v, paddings %v and padding offsets %v must have the same rank", ErrLayout, shape, paddings, paddingOffsets)
+	}
+	box := make([]int, len(shape))
+	for i := range shape {
+		if shape[i] < 0 || paddings[i] < 0 || paddingOffsets[i] < 0 || paddingOffsets[i] > paddings[i] {
+			return Layout{}, 0, fmt.Errorf("%w: axis %d: size %d, padding %d, padding offset %d (need 0 <= offset <= padding)",
+				ErrLayout, i, shape[i], paddings[i], paddingOffsets[i])
+		}
+		box[i] = shape[i] + paddings[i]
+	}
+	st := make([]int, len(box))
+	s := 1
+	for i := len(box) - 1; i >= 0; i-- {
+		st[i] = s
+		s *= box[i]
+	}
+	off := 0
+	for i := range shape {
+		off += paddingOffsets[i] * st[i]
+	}
+	l = Layout{Shape: append([]int(nil), shape...), Strides: st, Offset: off}
+	if shapeSize(shape) == 0 {
+		return l, 0, nil
+	}
+	return l, shapeSize(box), nil
+}
+
+// AlignedRows returns a padded layout for shape whose rows (last axis) each
+// start on an Alignment-byte boundary of a buffer of elemSize-byte elements,
+// and the buffer length it needs.
+func AlignedRows(shape []int, elemSize int) (Layout, int) {
+	pad := make([]int, len(shape))
+	if n := len(shape); n > 0 && elemSize > 0 {
+		per := Alignment / elemSize
+		if r := shape[n-1] % per; r != 0 {
+			pad[n-1] = per - r
+		}
+	}
+	l, alloc, _ := Padded(shape, pad, make([]int, len(shape)))
+	return l, alloc
+}
+
+func (l Layout) String() string {
+	return fmt.Sprintf("shape %v strides %v offset %d", l.Shape, l.Strides, l.Offset)
+}

@@ -1,0 +1,144 @@
+package ndarray
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestValidate(t *testing.T) {
+	cases := []struct {
+		name   string
+		l      Layout
+		bufLen int
+		ok     bool
+	}{
+		{"packed", Packed(3, 4, 2), 24, true},
+		{"packed needs whole buffer", Packed(3, 4, 2), 23, false},
+		{"scalar", Packed(), 1, true},
+		{"empty", Layout{Shape: []int{0, 3}, Strides: []int{3, 1}}, 0, true},
+		{"padded rows", Layout{Shape: []int{3, 4}, Strides: []int{6, 1}}, 16, true},
+		{"padded rows, short buffer", Layout{Shape: []int{3, 4}, Strides: []int{6, 1}}, 15, false},
+		{"interval step 2", Layout{Shape: []int{3, 2}, Strides: []int{4, 2}}, 11, true},
+		{"transposed breaks C order", Layout{Shape: []int{3, 4}, Strides: []int{1, 3}}, 12, false},
+		{"overlapping rows", Layout{Shape: []int{3, 4}, Strides: []int{3, 1}}, 12, false},
+		{"size-1 axis stride is free", Layout{Shape: []int{3, 1, 4}, Strides: []int{4, 99, 1}}, 12, true},
+		{"negative stride", Layout{Shape: []int{3}, Strides: []int{-1}, Offset: 2}, 3, false},
+		{"negative offset", Layout{Shape: []int{3}, Strides: []int{1}, Offset: -1}, 3, false},
+		{"negative size", Layout{Shape: []int{-3}, Strides: []int{1}}, 3, false},
+		{"rank mismatch", Layout{Shape: []int{3, 4}, Strides: []int{1}}, 12, false},
+		{"offset pushes past end", Layout{Shape: []int{4}, Strides: []int{1}, Offset: 1}, 4, false},
+	}
+	for _, c := range cases {
+		err := c.l.Validate(c.bufLen)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: Validate(%v, %d) = %v, want ok=%v", c.name, c.l, c.bufLen, err, c.ok)
+		}
+		if err != nil && !errors.Is(err, ErrLayout) {
+			t.Errorf("%s: error %v does not wrap ErrLayout", c.name, err)
+		}
+	}
+}
+
+func TestBufferLenAndPacked(t *testing.T) {
+	if n := Packed(3, 4, 2).BufferLen(); n != 24 {
+		t.Errorf("BufferLen packed = %d", n)
+	}
+	l := Layout{Shape: []int{3, 4}, Strides: []int{6, 1}, Offset: 2}
+	if n := l.BufferLen(); n != 2+2*6+3+1 {
+		t.Errorf("BufferLen padded = %d", n)
+	}
+	if !Packed(3, 4).IsPacked() || l.IsPacked() {
+		t.Error("IsPacked wrong")
+	}
+	if !(Layout{Shape: []int{1, 4}, Strides: []int{100, 1}, Offset: 7}).IsPacked() {
+		t.Error("a row view is packed")
+	}
+	if (Layout{Shape: []int{0, 3}, Strides: []int{3, 1}}).BufferLen() != 0 {
+		t.Error("empty BufferLen")
+	}
+}
+
+// The ADR's example: a [2,2,5,5] NCHW float array with one element of padding
+// after W and after H has element strides (72, 36, 6, 1) and a box of 144
+// elements (576 bytes).
+func TestPaddedADRExample(t *testing.T) {
+	l, n, err := Padded([]int{2, 2, 5, 5}, []int{0, 0, 1, 1}, []int{0, 0, 0, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{72, 36, 6, 1}
+	for i := range want {
+		if l.Strides[i] != want[i] {
+			t.Fatalf("strides %v, want %v", l.Strides, want)
+		}
+	}
+	if n*4 != 576 || l.Offset != 0 {
+		t.Errorf("alloc %d bytes offset %d, want 576 and 0", n*4, l.Offset)
+	}
+	if err := l.Validate(n); err != nil {
+		t.Error(err)
+	}
+	// Padding before the data moves the first element: one row and one column.
+	l2, n2, err := Padded([]int{4, 4}, []int{2, 2}, []int{1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l2.Offset != 6+1 || n2 != 36 || l2.Validate(n2) != nil {
+		t.Errorf("padded offset %d alloc %d", l2.Offset, n2)
+	}
+	if _, _, err := Padded([]int{4}, []int{1}, []int{2}); err == nil {
+		t.Error("padding offset above padding accepted")
+	}
+}
+
+func TestAlignedRows(t *testing.T) {
+	l, n := AlignedRows([]int{3, 5}, 4)
+	if l.Strides[0] != 16 || n != 48 {
+		t.Errorf("aligned rows: strides %v alloc %d", l.Strides, n)
+	}
+	a, err := NewPadded(Float32, []int{3, 5}, []int{0, 11}, []int{0, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Strides()[0] != 16 {
+		t.Errorf("strides %v", a.Strides())
+	}
+}
+
+func TestBufferAlignment(t *testing.T) {
+	for n := 1; n < 40; n++ {
+		b, err := NewBuffer(Float32, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := uintptrOf(b); p%Alignment != 0 {
+			t.Fatalf("buffer of %d at %#x is not %d-byte aligned", n, p, Alignment)
+		}
+	}
+	if _, err := NewBuffer(Float32, -1); err == nil {
+		t.Error("negative buffer accepted")
+	}
+	if _, err := NewBuffer(UTF8, 3); err == nil {
+		t.Error("string buffer allocated")
+	}
+}
+
+func TestNestCoalesces(t *testing.T) {
+	a := Must(Zeros(Float32, 2, 3, 4))
+	runs := 0
+	eachRun1(a, func(o, n, inc int) { runs++; _ = n })
+	if runs != 1 {
+		t.Errorf("packed array walked in %d runs", runs)
+	}
+	p := Must(NewPadded(Float32, []int{2, 3, 4}, []int{0, 0, 4}, []int{0, 0, 0}))
+	runs = 0
+	eachRun1(p, func(o, n, inc int) {
+		runs++
+		if n != 4 || inc != 1 {
+			t.Errorf("run of %d stride %d", n, inc)
+		}
+	})
+	if runs != 6 {
+		t.Errorf("padded array walked in %d runs, want 6", runs)
+	}
+}

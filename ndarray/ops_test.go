@@ -1,0 +1,547 @@
+package ndarray
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestBinaryKnownValues(t *testing.T) {
+	a := f64(t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
+	row := f64(t, []int{3}, 10, 20, 30)
+	col := f64(t, []int{2, 1}, 100, 200)
+	cases := []struct {
+		op   BinaryOp
+		x, y *Array
+		want []float64
+	}{
+		{Add, a, row, []float64{11, 22, 33, 14, 25, 36}},
+		{Sub, a, col, []float64{-99, -98, -97, -196, -195, -194}},
+		{Sub, col, a, []float64{99, 98, 97, 196, 195, 194}},
+		{Mul, a, Scalar(2.0), []float64{2, 4, 6, 8, 10, 12}},
+		{Div, Scalar(12.0), a, []float64{12, 6, 4, 3, 2.4, 2}},
+		{Pow, a, Scalar(2.0), []float64{1, 4, 9, 16, 25, 36}},
+		{Maximum, a, Scalar(3.5), []float64{3.5, 3.5, 3.5, 4, 5, 6}},
+		{Minimum, a, Scalar(3.5), []float64{1, 2, 3, 3.5, 3.5, 3.5}},
+		{SquaredDiff, a, Scalar(2.0), []float64{1, 0, 1, 4, 9, 16}},
+		{FloorDiv, f64(t, []int{4}, 7, -7, 7, -7), f64(t, []int{4}, 2, 2, -2, -2), []float64{3, -4, -4, 3}},
+		{FloorMod, f64(t, []int{4}, 7, -7, 7, -7), f64(t, []int{4}, 2, 2, -2, -2), []float64{1, 1, -1, -1}},
+	}
+	for _, c := range cases {
+		got, err := Binary(c.op, c.x, c.y)
+		if err != nil {
+			t.Fatalf("%v: %v", c.op, err)
+		}
+		assertClose(t, got, c.want, 1e-15)
+		// The same in float32.
+		x32, _ := Cast(c.x, Float32)
+		y32, _ := Cast(c.y, Float32)
+		got32, err := Binary(c.op, x32, y32)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertClose(t, got32, c.want, 1e-6)
+	}
+	// Broadcast of a column and a row gives the outer sum.
+	s, err := Binary(Add, col, row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertShape(t, s, 2, 3)
+	assertClose(t, s, []float64{110, 120, 130, 210, 220, 230}, 0)
+}
+
+func TestBinaryInts(t *testing.T) {
+	x := Must(FromSlice([]int32{7, -7, 9, 2}, 4))
+	y := Must(FromSlice([]int32{2, 2, -4, 5}, 4))
+	for op, want := range map[BinaryOp][]float64{
+		Add: {9, -5, 5, 7}, Div: {3, -3, -2, 0}, FloorDiv: {3, -4, -3, 0}, FloorMod: {1, 1, -3, 2},
+		Pow: {49, 49, 0, 32}, Maximum: {7, 2, 9, 5},
+	} {
+		got, err := Binary(op, x, y)
+		if err != nil {
+			t.Fatal(op, err)
+		}
+		assertClose(t, got, want, 0)
+	}
+	_, err := Binary(Div, x, Must(FromSlice([]int32{1, 0, 1, 1})))
+	if !errors.Is(err, ErrDivideByZero) {
+		t.Errorf("int division by zero: %v", err)
+	}
+}
+
+func TestBinaryErrors(t *testing.T) {
+	a := f64(t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
+	if _, err := Binary(Add, a, f64(t, []int{2}, 1, 2)); err == nil {
+		t.Error("shapes [2 3] and [2] broadcast")
+	}
+	if _, err := Binary(Add, a, f32(t, []int{3}, 1, 2, 3)); err == nil {
+		t.Error("float64 + float32 accepted")
+	}
+	if _, err := Binary(Add, Scalar(true), Scalar(false)); err == nil {
+		t.Error("bool + bool accepted")
+	}
+}
+
+func TestUnaryKnownValues(t *testing.T) {
+	x := f64(t, []int{5}, -2, -0.5, 0, 0.5, 2)
+	cases := []struct {
+		op    UnaryOp
+		param float64
+		want  []float64
+	}{
+		{Neg, 0, []float64{2, 0.5, 0, -0.5, -2}},
+		{Abs, 0, []float64{2, 0.5, 0, 0.5, 2}},
+		{Exp, 0, []float64{math.Exp(-2), math.Exp(-0.5), 1, math.Exp(0.5), math.Exp(2)}},
+		{Square, 0, []float64{4, 0.25, 0, 0.25, 4}},
+		{Tanh, 0, []float64{math.Tanh(-2), math.Tanh(-0.5), 0, math.Tanh(0.5), math.Tanh(2)}},
+		{Sigmoid, 0, []float64{1 / (1 + math.Exp(2)), 1 / (1 + math.Exp(0.5)), 0.5, 1 / (1 + math.Exp(-0.5)), 1 / (1 + math.Exp(-2))}},
+		{Relu, 0, []float64{0, 0, 0, 0.5, 2}},
+		{LeakyRelu, 0.1, []float64{-0.2, -0.05, 0, 0.5, 2}},
+		{Sign, 0, []float64{-1, -1, 0, 1, 1}},
+		{ScaleBy, 3, []float64{-6, -1.5, 0, 1.5, 6}},
+		{Step, 0, []float64{0, 0, 0, 1, 1}},
+	}
+	for _, c := range cases {
+		got, err := Unary(c.op, x, c.param)
+		if err != nil {
+			t.Fatal(c.op, err)
+		}
+		assertClose(t, got, c.want, 1e-15)
+	}
+	pos := f64(t, []int{3}, 0.25, 1, 4)
+	for op, want := range map[UnaryOp][]float64{
+		Log: {math.Log(0.25), 0, math.Log(4)}, Sqrt: {0.5, 1, 2}, Reciprocal: {4, 1, 0.25}, Rsqrt: {2, 1, 0.5},
+	} {
+		got, err := Unary(op, pos, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertClose(t, got, want, 1e-15)
+	}
+	if _, err := Unary(Exp, Must(FromSlice([]int32{1})), 0); err == nil {
+		t.Error("exp of int32 accepted")
+	}
+	got, err := Unary(Abs, Must(FromSlice([]int64{-3, 4})), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertClose(t, got, []float64{3, 4}, 0)
+}
+
+func TestReduceKnownValues(t *testing.T) {
+	a := f64(t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
+	cases := []struct {
+		op    ReduceOp
+		axes  []int
+		keep  bool
+		shape []int
+		want  []float64
+	}{
+		{Sum, nil, false, []int{}, []float64{21}},
+		{Sum, []int{0}, false, []int{3}, []float64{5, 7, 9}},
+		{Sum, []int{1}, true, []int{2, 1}, []float64{6, 15}},
+		{Sum, []int{-1}, false, []int{2}, []float64{6, 15}},
+		{Mean, []int{0, 1}, true, []int{1, 1}, []float64{3.5}},
+		{Mean, []int{0}, false, []int{3}, []float64{2.5, 3.5, 4.5}},
+		{Max, []int{1}, false, []int{2}, []float64{3, 6}},
+		{Min, []int{0}, false, []int{3}, []float64{1, 2, 3}},
+		{Prod, []int{1}, false, []int{2}, []float64{6, 120}},
+	}
+	for _, c := range cases {
+		for _, dt := range []DType{Float64, Float32, Int32, Int64} {
+			x, _ := Cast(a, dt)
+			got, err := Reduce(c.op, x, c.axes, c.keep)
+			if err != nil {
+				t.Fatal(c.op, err)
+			}
+			assertShape(t, got, c.shape...)
+			want := c.want
+			if dt.IsInt() && c.op == Mean {
+				want = make([]float64, len(c.want))
+				for i, v := range c.want {
+					want[i] = math.Trunc(v)
+				}
+			}
+			assertClose(t, got, want, 1e-6)
+		}
+	}
+	if _, err := Reduce(Sum, a, []int{2}, false); err == nil {
+		t.Error("axis 2 of a matrix accepted")
+	}
+	if _, err := Reduce(Sum, a, []int{0, 0}, false); err == nil {
+		t.Error("repeated axis accepted")
+	}
+	b := Must(FromSlice([]bool{true, false, true, true}, 2, 2))
+	all, _ := Reduce(All, b, []int{1}, false)
+	anyv, _ := Reduce(Any, b, []int{0}, true)
+	assertClose(t, all, []float64{0, 1}, 0)
+	assertClose(t, anyv, []float64{1, 1}, 0)
+	// NaN propagates through max; an empty sum is 0 and an empty max -Inf.
+	n := f64(t, []int{3}, 1, math.NaN(), 2)
+	m, _ := Reduce(Max, n, nil, false)
+	if !math.IsNaN(m.Float()) {
+		t.Errorf("max with NaN = %v", m.Float())
+	}
+	e := Must(Zeros(Float64, 0, 3))
+	s, _ := Reduce(Sum, e, []int{0}, false)
+	assertClose(t, s, []float64{0, 0, 0}, 0)
+	mx, _ := Reduce(Max, e, []int{0}, false)
+	assertClose(t, mx, []float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}, 0)
+}
+
+func TestArgMax(t *testing.T) {
+	a := f64(t, []int{2, 3}, 1, 5, 5, 7, 0, -1)
+	got, err := ArgMax(a, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.DType() != Int64 {
+		t.Fatalf("argmax dtype %v", got.DType())
+	}
+	assertClose(t, got, []float64{1, 0}, 0) // ties: first
+	got, _ = ArgMax(a, 0, true)
+	assertShape(t, got, 1, 3)
+	assertClose(t, got, []float64{1, 0, 0}, 0)
+	got, _ = ArgMin(a, -1, false)
+	assertClose(t, got, []float64{0, 2}, 0)
+	got, _ = ArgMax(f64(t, []int{3}, 1, math.NaN(), 3), 0, false)
+	assertClose(t, got, []float64{1}, 0)
+	if _, err := ArgMax(Must(Zeros(Float64, 2, 0)), 1, false); err == nil {
+		t.Error("argmax along an empty axis accepted")
+	}
+}
+
+func naiveMatMul(a, b []float64, m, k, n int) []float64 {
+	c := make([]float64, m*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			for p := 0; p < k; p++ {
+				c[i*n+j] += a[i*k+p] * b[p*n+j]
+			}
+		}
+	}
+	return c
+}
+
+func TestMatMul(t *testing.T) {
+	a := f64(t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
+	b := f64(t, []int{3, 2}, 7, 8, 9, 10, 11, 12)
+	c, err := MatMul(a, b, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertShape(t, c, 2, 2)
+	assertClose(t, c, []float64{58, 64, 139, 154}, 0)
+	// aᵀ·aᵀ... use transposes: (bᵀ)ᵀ = b.
+	bt, _ := Permute(b)
+	c2, _ := MatMul(a, bt, false, true)
+	assertClose(t, c2, []float64{58, 64, 139, 154}, 0)
+	at, _ := Permute(a)
+	c3, _ := MatMul(at, b, true, false)
+	assertClose(t, c3, []float64{58, 64, 139, 154}, 0)
+	// Vectors: row times matrix, matrix times column, dot.
+	v := f64(t, []int{3}, 1, 0, -1)
+	vm, _ := MatMul(v, b, false, false)
+	assertShape(t, vm, 2)
+	assertClose(t, vm, []float64{-4, -4}, 0)
+	mv, _ := MatMul(a, v, false, false)
+	assertShape(t, mv, 2)
+	assertClose(t, mv, []float64{-2, -2}, 0)
+	dot, _ := MatMul(v, v, false, false)
+	assertShape(t, dot)
+	assertClose(t, dot, []float64{2}, 0)
+	// Batched with a broadcast batch axis.
+	rng := rand.New(rand.NewPCG(1, 2))
+	x := randArray(t, rng, Float64, 4, 1, 3, 5)
+	y := randArray(t, rng, Float64, 2, 5, 2)
+	z, err := MatMul(x, y, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertShape(t, z, 4, 2, 3, 2)
+	xs, ys, zs := x.Float64s(), y.Float64s(), z.Float64s()
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 2; j++ {
+			want := naiveMatMul(xs[i*15:(i+1)*15], ys[j*10:(j+1)*10], 3, 5, 2)
+			got := zs[(i*2+j)*6 : (i*2+j+1)*6]
+			for q := range want {
+				if math.Abs(want[q]-got[q]) > 1e-12 {
+					t.Fatalf("batch (%d,%d): %v vs %v", i, j, got, want)
+				}
+			}
+		}
+	}
+	// Integer matmul.
+	ia, _ := Cast(a, Int32)
+	ib, _ := Cast(b, Int32)
+	ic, _ := MatMul(ia, ib, false, false)
+	assertClose(t, ic, []float64{58, 64, 139, 154}, 0)
+	_, err = MatMul(a, a, false, false)
+	if err == nil || !contains(err.Error(), "[2 3]") {
+		t.Errorf("incompatible matmul error %v does not name the shapes", err)
+	}
+}
+
+func contains(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if s[i:i+len(sub)] == sub {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSoftmax(t *testing.T) {
+	a := f64(t, []int{2, 3}, 1, 2, 3, 1000, 1000, 1000)
+	s, err := Softmax(a, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := []float64{math.Exp(-2), math.Exp(-1), 1}
+	z := e[0] + e[1] + e[2]
+	assertClose(t, s, []float64{e[0] / z, e[1] / z, e[2] / z, 1.0 / 3, 1.0 / 3, 1.0 / 3}, 1e-15)
+	ls, _ := LogSoftmax(a, 1)
+	assertClose(t, ls, []float64{-2 - math.Log(z), -1 - math.Log(z), -math.Log(z), -math.Log(3), -math.Log(3), -math.Log(3)}, 1e-14)
+	s0, _ := Softmax(a, 0)
+	assertClose(t, s0, []float64{0, 0, 0, 1, 1, 1}, 1e-15)
+}
+
+func TestShapeOps(t *testing.T) {
+	a := f64(t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
+	p, _ := Permute(a, 1, 0)
+	assertShape(t, p, 3, 2)
+	assertClose(t, p, []float64{1, 4, 2, 5, 3, 6}, 0)
+	if !p.IsPacked() {
+		t.Error("permute result not packed")
+	}
+	r, err := Reshape(a, 3, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertShape(t, r, 3, 2)
+	if !r.SameBuffer(a) {
+		t.Error("reshape of a packed array copied")
+	}
+	if _, err := Reshape(a, 4, -1); err == nil {
+		t.Error("reshape of 6 to (4,-1) accepted")
+	}
+	c, _ := Concat(0, a, f64(t, []int{1, 3}, 7, 8, 9))
+	assertShape(t, c, 3, 3)
+	assertClose(t, c, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}, 0)
+	c1, _ := Concat(-1, a, f64(t, []int{2, 1}, 7, 8))
+	assertClose(t, c1, []float64{1, 2, 3, 7, 4, 5, 6, 8}, 0)
+	if _, err := Concat(0, a, f64(t, []int{1, 2}, 7, 8)); err == nil {
+		t.Error("concat of mismatched shapes accepted")
+	}
+	s, _ := Stack(1, f64(t, []int{2}, 1, 2), f64(t, []int{2}, 3, 4))
+	assertShape(t, s, 2, 2)
+	assertClose(t, s, []float64{1, 3, 2, 4}, 0)
+	s0, _ := Stack(0, f64(t, []int{2}, 1, 2), f64(t, []int{2}, 3, 4))
+	assertClose(t, s0, []float64{1, 2, 3, 4}, 0)
+	e, _ := ExpandDims(a, -1)
+	assertShape(t, e, 2, 3, 1)
+	q, _ := Squeeze(e)
+	assertShape(t, q, 2, 3)
+	if _, err := Squeeze(a, 0); err == nil {
+		t.Error("squeeze of a size-2 axis accepted")
+	}
+	tl, _ := Tile(f64(t, []int{1, 2}, 1, 2), 2, 2)
+	assertShape(t, tl, 2, 4)
+	assertClose(t, tl, []float64{1, 2, 1, 2, 1, 2, 1, 2}, 0)
+	pd, _ := Pad(f64(t, []int{2}, 1, 2), []int{1}, []int{2}, 9)
+	assertClose(t, pd, []float64{9, 1, 2, 9, 9}, 0)
+	sl, _ := Slice(a, []int{0, 1}, []int{2, 3})
+	assertClose(t, sl, []float64{2, 3, 5, 6}, 0)
+}
+
+func TestCastCompareWhere(t *testing.T) {
+	a := f64(t, []int{4}, -1.7, 0, 2.5, 3)
+	i, _ := Cast(a, Int32)
+	assertClose(t, i, []float64{-1, 0, 2, 3}, 0)
+	b, _ := Cast(a, Bool)
+	assertClose(t, b, []float64{1, 0, 1, 1}, 0)
+	f, _ := Cast(b, Float32)
+	assertClose(t, f, []float64{1, 0, 1, 1}, 0)
+	lt, _ := Compare(Lt, a, Scalar(1.0))
+	assertClose(t, lt, []float64{1, 1, 0, 0}, 0)
+	eq, _ := Compare(Eq, i, Must(FromSlice([]int32{-1, 1, 2, 0})))
+	assertClose(t, eq, []float64{1, 0, 1, 0}, 0)
+	w, _ := Where(lt, a, Scalar(100.0))
+	assertClose(t, w, []float64{-1.7, 0, 100, 100}, 0)
+	n, _ := Not(lt)
+	assertClose(t, n, []float64{0, 0, 1, 1}, 0)
+	x, _ := Logic(Xor, lt, Must(FromSlice([]bool{true, false, true, false})))
+	assertClose(t, x, []float64{0, 1, 1, 0}, 0)
+}
+
+// Every function gives the same answer on packed, strided and padded
+// layouts of the same values.
+func TestLayoutsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	shapes := [][]int{{}, {1}, {7}, {3, 5}, {2, 3, 4}, {4, 1, 3}, {2, 3, 1, 5}, {65}, {3, 300}}
+	for _, dt := range []DType{Float32, Float64} {
+		for _, sh := range shapes {
+			x := randArray(t, rng, dt, sh...)
+			y := randArray(t, rng, dt, sh...)
+			forms := map[string][2]*Array{
+				"strided": {strided(t, x), strided(t, y)},
+				"padded":  {padded(t, x), padded(t, y)},
+				"mixed":   {padded(t, x), strided(t, y)},
+			}
+			for _, op := range []BinaryOp{Add, Sub, Mul, Div, Maximum, Minimum, Pow, SquaredDiff} {
+				want, err := Binary(op, x, y)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, f := range forms {
+					got, err := Binary(op, f[0], f[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !Equal(got, want) {
+						t.Fatalf("%v %v %v %s: %v vs %v", dt, sh, op, name, got, want)
+					}
+				}
+				// Broadcasting a scalar on either side.
+				s := randArray(t, rng, dt)
+				w1, _ := Binary(op, x, s)
+				w2, _ := Binary(op, s, x)
+				for name, f := range forms {
+					g1, _ := Binary(op, f[0], s)
+					g2, _ := Binary(op, s, f[0])
+					if !Equal(g1, w1) || !Equal(g2, w2) {
+						t.Fatalf("%v %v %v scalar %s", dt, sh, op, name)
+					}
+				}
+			}
+			for _, op := range []UnaryOp{Neg, Abs, Exp, Square, Tanh, Sigmoid, Relu, LeakyRelu, Sign, Softplus} {
+				want, _ := Unary(op, x, 0.2)
+				for name, f := range forms {
+					got, _ := Unary(op, f[0], 0.2)
+					if !Equal(got, want) {
+						t.Fatalf("%v %v %v %s", dt, sh, op, name)
+					}
+				}
+			}
+			// In place: dst is the (padded) input itself.
+			for name, f := range forms {
+				d := Copy(f[0])
+				d = padded(t, d)
+				if err := UnaryInto(Tanh, d, d, 0); err != nil {
+					t.Fatal(err)
+				}
+				want, _ := Unary(Tanh, x, 0)
+				if !Equal(Contiguous(d), want) {
+					t.Fatalf("in-place tanh on %s", name)
+				}
+			}
+			for _, op := range []ReduceOp{Sum, Mean, Max, Min, Prod} {
+				axesList := [][]int{nil}
+				for i := range sh {
+					axesList = append(axesList, []int{i})
+				}
+				if len(sh) >= 2 {
+					axesList = append(axesList, []int{0, len(sh) - 1})
+				}
+				for _, axes := range axesList {
+					want, _ := Reduce(op, x, axes, true)
+					for name, f := range forms {
+						got, _ := Reduce(op, f[0], axes, true)
+						if !AllClose(got, want, 1e-5, 1e-6) {
+							t.Fatalf("%v %v %v axes %v %s: %v vs %v", dt, sh, op, axes, name, got, want)
+						}
+					}
+				}
+			}
+			if len(sh) > 0 {
+				want, _ := Softmax(x, -1)
+				want0, _ := LogSoftmax(x, 0)
+				wantArg, _ := ArgMax(x, 0, false)
+				for name, f := range forms {
+					got, _ := Softmax(f[0], -1)
+					got0, _ := LogSoftmax(f[0], 0)
+					gotArg, _ := ArgMax(f[0], 0, false)
+					if !Equal(got, want) || !Equal(got0, want0) || !Equal(gotArg, wantArg) {
+						t.Fatalf("softmax/argmax %v %v %s", dt, sh, name)
+					}
+				}
+			}
+			if len(sh) == 2 {
+				yt := randArray(t, rng, dt, sh[1], 3)
+				want, _ := MatMul(x, yt, false, false)
+				for name, f := range forms {
+					got, err := MatMul(f[0], padded(t, yt), false, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !AllClose(got, want, 1e-5, 1e-6) {
+						t.Fatalf("matmul %v %v %s", dt, sh, name)
+					}
+				}
+			}
+			pw, _ := Permute(x)
+			for name, f := range forms {
+				got, _ := Permute(f[0])
+				if !Equal(got, pw) {
+					t.Fatalf("permute %s", name)
+				}
+			}
+		}
+	}
+}
+
+func TestDenseRoundTrip(t *testing.T) {
+	a := f32(t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
+	d, err := ToDense(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &d.Data().([]float32)[0] != &Raw[float32](a)[0] {
+		t.Error("ToDense copied a packed array")
+	}
+	b, err := FromDense(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.SameBuffer(a) && &Raw[float32](b)[0] != &Raw[float32](a)[0] {
+		t.Error("FromDense copied a contiguous tensor")
+	}
+	if !Equal(a, b) {
+		t.Errorf("round trip %v -> %v", a, b)
+	}
+	p := padded(t, a)
+	dp, err := ToDense(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp, _ := FromDense(dp)
+	if !Equal(bp, a) {
+		t.Errorf("padded round trip %v", bp)
+	}
+	s, _ := ToDense(Scalar(int64(5)))
+	bs, err := FromDense(s)
+	if err != nil || bs.Rank() != 0 || bs.Float() != 5 {
+		t.Errorf("scalar round trip %v %v", bs, err)
+	}
+}
+
+func TestConstructors(t *testing.T) {
+	if _, err := FromSlice([]float32{1, 2, 3}, 2, 2); err == nil {
+		t.Error("3 values for 2x2 accepted")
+	}
+	if _, err := Zeros(Float32, 2, -1); err == nil {
+		t.Error("negative shape accepted")
+	}
+	l, _ := Linspace(Float64, 1, 12, 12)
+	assertClose(t, l, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 1e-15)
+	r, _ := Arange(Int64, 5, -2, 3)
+	assertClose(t, r, []float64{5, 3, 1}, 0)
+	s := f64(t, []int{2, 2}, 1, 2, 3, 4)
+	if got := s.String(); got != "float64[2 2] [[1 2] [3 4]]" {
+		t.Errorf("String = %q", got)
+	}
+	full, _ := Full(Bool, 1, 2)
+	assertClose(t, full, []float64{1, 1}, 0)
+}

@@ -1,0 +1,355 @@
+package ndarray
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/sdgo/sdgo/kernels"
+)
+
+// ReduceOp is a reduction along axes.
+type ReduceOp uint8
+
+const (
+	Sum ReduceOp = iota
+	Mean
+	Max
+	Min
+	Prod
+	All // Bool arrays only
+	Any // Bool arrays only
+)
+
+var reduceNames = [...]string{"sum", "mean", "max", "min", "prod", "all", "any"}
+
+func (op ReduceOp) String() string {
+	if int(op) < len(reduceNames) {
+		return reduceNames[op]
+	}
+	return fmt.Sprintf("reduce(%d)", op)
+}
+
+// NormAxes checks axes against rank, resolves negative ones (-1 is the last
+// axis) and returns them sorted. No axes means every axis.
+func NormAxes(axes []int, rank int) ([]int, error) {
+	if len(axes) == 0 {
+		all := make([]int, rank)
+		for i := range all {
+			all[i] = i
+		}
+		return all, nil
+	}
+	out := make([]int, len(axes))
+	seen := make([]bool, rank)
+	for i, a := range axes {
+		r := a
+		if r < 0 {
+			r += rank
+		}
+		if r < 0 || r >= rank {
+			return nil, fmt.Errorf("axis %d is out of range for rank %d", a, rank)
+		}
+		if seen[r] {
+			return nil, fmt.Errorf("axis %d is given twice in %v", a, axes)
+		}
+		seen[r] = true
+		out[i] = r
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// ReducedShape returns the shape of a reduction of shape over the (normalised)
+// axes: reduced axes have size 1 with keepDims, and are dropped without.
+func ReducedShape(shape, axes []int, keepDims bool) []int {
+	out := make([]int, 0, len(shape))
+	j := 0
+	for i, d := range shape {
+		if j < len(axes) && axes[j] == i {
+			j++
+			if keepDims {
+				out = append(out, 1)
+			}
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// Reduce returns op over the given axes of a (all axes when none are given).
+func Reduce(op ReduceOp, a *Array, axes []int, keepDims bool) (*Array, error) {
+	ax, err := NormAxes(axes, a.Rank())
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: %v of shape %v: %w", op, a.shape, err)
+	}
+	if err := reduceCheck(op, a); err != nil {
+		return nil, err
+	}
+	out := alloc(a.DType(), ReducedShape(a.shape, ax, keepDims))
+	return out, reduceInto(op, out, a, ax)
+}
+
+func reduceCheck(op ReduceOp, a *Array) error {
+	switch {
+	case (op == All || op == Any) && a.DType() != Bool:
+		return fmt.Errorf("ndarray: %v needs a bool array, not %v", op, a.DType())
+	case op != All && op != Any && !numeric(a.DType()):
+		return fmt.Errorf("ndarray: %v needs a numeric array, not %v", op, a.DType())
+	}
+	return nil
+}
+
+// ReduceInto writes op over axes of a into dst, whose shape is the reduced
+// shape with or without kept dimensions.
+func ReduceInto(op ReduceOp, dst, a *Array, axes []int) error {
+	ax, err := NormAxes(axes, a.Rank())
+	if err != nil {
+		return fmt.Errorf("ndarray: %v of shape %v: %w", op, a.shape, err)
+	}
+	if err := reduceCheck(op, a); err != nil {
+		return err
+	}
+	if dst.DType() != a.DType() || (!sameShape(dst.shape, ReducedShape(a.shape, ax, true)) && !sameShape(dst.shape, ReducedShape(a.shape, ax, false))) {
+		return fmt.Errorf("ndarray: %v of %v%v over axes %v into a %v%v array", op, a.DType(), a.shape, ax, dst.DType(), dst.shape)
+	}
+	return reduceInto(op, dst, a, ax)
+}
+
+// reduceInto does the work once shapes are checked. dst's strides are spread
+// over a's axes with stride 0 on reduced axes, so one loop nest walks a once
+// and folds each element into its place in dst: a run along a reduced axis
+// collapses into one element with a reduction kernel, a run along a kept axis
+// is combined elementwise into a run of dst with a vector kernel.
+func reduceInto(op ReduceOp, dst, a *Array, ax []int) error {
+	dstSt := make([]int, a.Rank())
+	keep := dst.Rank() == a.Rank()
+	j, k := 0, 0
+	for i := range a.shape {
+		if j < len(ax) && ax[j] == i {
+			j++
+			if keep {
+				k++
+			}
+			continue
+		}
+		dstSt[i] = dst.strides[k]
+		k++
+	}
+	count := 1
+	for _, i := range ax {
+		count *= a.shape[i]
+	}
+	switch a.DType() {
+	case Float32:
+		reduceTyped[float32](op, dst, a, dstSt, count)
+	case Float64:
+		reduceTyped[float64](op, dst, a, dstSt, count)
+	case Int32:
+		reduceTyped[int32](op, dst, a, dstSt, count)
+	case Int64:
+		reduceTyped[int64](op, dst, a, dstSt, count)
+	case Bool:
+		reduceBool(op == All, dst, a, dstSt)
+	}
+	return nil
+}
+
+// redK holds a reduction's pieces for one element type.
+type redK[T Num] struct {
+	id    T
+	whole func(x []T) T     // reduce a contiguous run
+	comb  func(a, b T) T    // combine two partial results
+	vec   func(d, x, y []T) // d[i] = comb(x[i], y[i])
+}
+
+func redKernels[T Num](op ReduceOp) redK[T] {
+	var k redK[T]
+	var bop BinaryOp
+	switch op {
+	case Sum, Mean:
+		bop = Add
+	case Max:
+		k.id, bop = lowest[T](), Maximum
+	case Min:
+		k.id, bop = highest[T](), Minimum
+	case Prod:
+		k.id, bop = 1, Mul
+	}
+	bk := binKernels[T](bop)
+	k.comb, k.vec = bk.one, bk.vec
+	var z T
+	switch any(z).(type) {
+	case float32:
+		if w := floatWhole(kernels.F32, op); w != nil {
+			k.whole = asT[func([]T) T](w)
+		}
+	case float64:
+		if w := floatWhole(kernels.F64, op); w != nil {
+			k.whole = asT[func([]T) T](w)
+		}
+	}
+	if k.whole == nil {
+		id, comb := k.id, k.comb
+		k.whole = func(x []T) T {
+			r := id
+			for _, v := range x {
+				r = comb(r, v)
+			}
+			return r
+		}
+	}
+	return k
+}
+
+func floatWhole[T kernels.Float](tab *kernels.Table[T], op ReduceOp) func([]T) T {
+	switch op {
+	case Sum, Mean:
+		return tab.Sum
+	case Max:
+		return tab.MaxReduce
+	case Min:
+		return tab.MinReduce
+	}
+	return nil
+}
+
+func reduceTyped[T Num](op ReduceOp, dst, a *Array, dstSt []int, count int) {
+	k := redKernels[T](op)
+	d, x := Raw[T](dst), Raw[T](a)
+	fillRaw(dst, k.id)
+	nn, ok := newNest(a.shape, 2, [3][]int{dstSt, a.strides}, [3]int{dst.offset, a.offset})
+	if ok {
+		var tx, td [chunk]T
+		nn.each(func(off [3]int, n int, inc [3]int) {
+			for s := 0; s < n; s += chunk {
+				m := min(chunk, n-s)
+				xs := gather(x, off[1]+s*inc[1], m, inc[1], tx[:])
+				if inc[0] == 0 {
+					d[off[0]] = k.comb(d[off[0]], k.whole(xs))
+					continue
+				}
+				o := off[0] + s*inc[0]
+				ds := gather(d, o, m, inc[0], td[:])
+				k.vec(ds, ds, xs)
+				if inc[0] != 1 {
+					scatter(d, o, inc[0], ds)
+				}
+			}
+		})
+	}
+	if op == Mean {
+		var f float64
+		if count == 0 {
+			f = math.NaN()
+		} else {
+			f = 1 / float64(count)
+		}
+		if isFloat[T]() {
+			_ = UnaryInto(ScaleBy, dst, dst, f)
+		} else {
+			// Integer means divide (truncating); an empty mean is 0.
+			c := T(max(count, 1))
+			eachRun1(dst, func(o, n, inc int) {
+				for i := 0; i < n; i++ {
+					d[o+i*inc] /= c
+				}
+			})
+		}
+	}
+}
+
+func reduceBool(all bool, dst, a *Array, dstSt []int) {
+	d, x := Raw[bool](dst), Raw[bool](a)
+	fillRaw(dst, all)
+	nn, ok := newNest(a.shape, 2, [3][]int{dstSt, a.strides}, [3]int{dst.offset, a.offset})
+	if !ok {
+		return
+	}
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for i := 0; i < n; i++ {
+			v := x[off[1]+i*inc[1]]
+			p := &d[off[0]+i*inc[0]]
+			if all {
+				*p = *p && v
+			} else {
+				*p = *p || v
+			}
+		}
+	})
+}
+
+// ArgMax returns the Int64 indices of the largest elements along axis (ties
+// and NaN: the first). ArgMin likewise for the smallest.
+func ArgMax(a *Array, axis int, keepDims bool) (*Array, error) {
+	return argReduce(a, axis, keepDims, true)
+}
+
+// ArgMin returns the Int64 indices of the smallest elements along axis.
+func ArgMin(a *Array, axis int, keepDims bool) (*Array, error) {
+	return argReduce(a, axis, keepDims, false)
+}
+
+func argReduce(a *Array, axis int, keepDims, isMax bool) (*Array, error) {
+	name := "argmin"
+	if isMax {
+		name = "argmax"
+	}
+	if !numeric(a.DType()) {
+		return nil, fmt.Errorf("ndarray: %s needs a numeric array, not %v", name, a.DType())
+	}
+	if a.Rank() == 0 {
+		return Scalar[int64](0), nil
+	}
+	ax, err := NormAxes([]int{axis}, a.Rank())
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: %s of shape %v: %w", name, a.shape, err)
+	}
+	r := ax[0]
+	if a.shape[r] == 0 {
+		return nil, fmt.Errorf("ndarray: %s along axis %d of shape %v: the axis is empty", name, axis, a.shape)
+	}
+	out := alloc(Int64, ReducedShape(a.shape, ax, keepDims))
+	// Walk a with axis r removed; each element starts a scan along r.
+	shape := make([]int, 0, a.Rank())
+	st := make([]int, 0, a.Rank())
+	for i := range a.shape {
+		if i != r {
+			shape = append(shape, a.shape[i])
+			st = append(st, a.strides[i])
+		}
+	}
+	nn, ok := newNest(shape, 2, [3][]int{PackedStrides(shape), st}, [3]int{0, a.offset})
+	if !ok {
+		return out, nil
+	}
+	d := Raw[int64](out)
+	switch a.DType() {
+	case Float32:
+		argRuns(d, Raw[float32](a), a.shape[r], a.strides[r], isMax, &nn)
+	case Float64:
+		argRuns(d, Raw[float64](a), a.shape[r], a.strides[r], isMax, &nn)
+	case Int32:
+		argRuns(d, Raw[int32](a), a.shape[r], a.strides[r], isMax, &nn)
+	case Int64:
+		argRuns(d, Raw[int64](a), a.shape[r], a.strides[r], isMax, &nn)
+	}
+	return out, nil
+}
+
+func argRuns[T Num](d []int64, x []T, length, stride int, isMax bool, nn *nest) {
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for i := 0; i < n; i++ {
+			base := off[1] + i*inc[1]
+			best, bi := x[base], 0
+			for j := 1; j < length && best == best; j++ {
+				v := x[base+j*stride]
+				if v != v || (isMax && v > best) || (!isMax && v < best) {
+					best, bi = v, j
+				}
+			}
+			d[off[0]+i*inc[0]] = int64(bi)
+		}
+	})
+}

@@ -1,0 +1,370 @@
+package ndarray
+
+import "fmt"
+
+// Permute returns a packed copy of a with its axes reordered: axis i of the
+// result is axis perm[i] of a. With no perm, the axes are reversed.
+func Permute(a *Array, perm ...int) (*Array, error) {
+	p, err := checkPerm(perm, a.Rank())
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: permute of shape %v: %w", a.shape, err)
+	}
+	shape := make([]int, len(p))
+	st := make([]int, len(p))
+	for i, q := range p {
+		shape[i], st[i] = a.shape[q], a.strides[q]
+	}
+	out := alloc(a.DType(), shape)
+	// Read a through the permuted strides; CopyInto walks any strides.
+	src := &Array{buf: a.buf, shape: shape, strides: st, offset: a.offset}
+	return out, CopyInto(out, src)
+}
+
+// PermutedShape returns shape reordered by perm (reversed when perm is empty).
+func PermutedShape(shape []int, perm []int) ([]int, error) {
+	p, err := checkPerm(perm, len(shape))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int, len(p))
+	for i, q := range p {
+		out[i] = shape[q]
+	}
+	return out, nil
+}
+
+func checkPerm(perm []int, rank int) ([]int, error) {
+	if len(perm) == 0 {
+		p := make([]int, rank)
+		for i := range p {
+			p[i] = rank - 1 - i
+		}
+		return p, nil
+	}
+	if len(perm) != rank {
+		return nil, fmt.Errorf("permutation %v has %d axes, the array %d", perm, len(perm), rank)
+	}
+	seen := make([]bool, rank)
+	out := make([]int, rank)
+	for i, q := range perm {
+		if q < 0 {
+			q += rank
+		}
+		if q < 0 || q >= rank || seen[q] {
+			return nil, fmt.Errorf("%v is not a permutation of %d axes", perm, rank)
+		}
+		seen[q] = true
+		out[i] = q
+	}
+	return out, nil
+}
+
+// ResolveShape fills in a single -1 in shape so that it holds size elements,
+// and checks that the sizes multiply to size.
+func ResolveShape(shape []int, size int) ([]int, error) {
+	out := append([]int(nil), shape...)
+	unknown := -1
+	n := 1
+	for i, d := range out {
+		switch {
+		case d == -1 && unknown < 0:
+			unknown = i
+		case d < 0:
+			return nil, fmt.Errorf("shape %v: size %d on axis %d (only one -1 is allowed)", shape, d, i)
+		default:
+			n *= d
+		}
+	}
+	if unknown >= 0 {
+		if n == 0 || size%n != 0 {
+			return nil, fmt.Errorf("cannot reshape %d elements to %v", size, shape)
+		}
+		out[unknown] = size / n
+		n = size
+	}
+	if n != size {
+		return nil, fmt.Errorf("cannot reshape %d elements to %v (%d elements)", size, shape, n)
+	}
+	return out, nil
+}
+
+// Reshape returns a with a new shape of the same size (one size may be -1).
+// A packed array is reshaped as a view of the same buffer; others are copied.
+func Reshape(a *Array, shape ...int) (*Array, error) {
+	s, err := ResolveShape(shape, a.Size())
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: reshape of shape %v: %w", a.shape, err)
+	}
+	if err := checkShape(s); err != nil {
+		return nil, err
+	}
+	src := a
+	if !a.IsPacked() {
+		src = Copy(a)
+	}
+	return &Array{buf: src.buf, shape: s, strides: PackedStrides(s), offset: src.offset}, nil
+}
+
+// Concat joins arrays of one dtype along axis; their other sizes must agree.
+func Concat(axis int, arrays ...*Array) (*Array, error) {
+	if len(arrays) == 0 {
+		return nil, fmt.Errorf("ndarray: concat of no arrays")
+	}
+	shape, err := ConcatShape(axis, shapesOf(arrays)...)
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: %w", err)
+	}
+	ax := axis
+	if ax < 0 {
+		ax += len(shape)
+	}
+	dt := arrays[0].DType()
+	for i, a := range arrays {
+		if a.DType() != dt {
+			return nil, fmt.Errorf("ndarray: concat: array %d is %v, array 0 is %v", i, a.DType(), dt)
+		}
+	}
+	out := alloc(dt, shape)
+	pos := 0
+	for _, a := range arrays {
+		part := &Array{buf: out.buf, shape: a.shape, strides: out.strides, offset: pos * out.strides[ax]}
+		if err := CopyInto(part, a); err != nil {
+			return nil, err
+		}
+		pos += a.shape[ax]
+	}
+	return out, nil
+}
+
+func shapesOf(arrays []*Array) [][]int {
+	s := make([][]int, len(arrays))
+	for i, a := range arrays {
+		s[i] = a.shape
+	}
+	return s
+}
+
+// ConcatShape returns the shape of concatenating arrays of these shapes along
+// axis.
+func ConcatShape(axis int, shapes ...[]int) ([]int, error) {
+	if len(shapes) == 0 {
+		return nil, fmt.Errorf("concat of no arrays")
+	}
+	r := len(shapes[0])
+	ax := axis
+	if ax < 0 {
+		ax += r
+	}
+	if ax < 0 || ax >= r {
+		return nil, fmt.Errorf("concat along axis %d of rank-%d arrays", axis, r)
+	}
+	out := append([]int(nil), shapes[0]...)
+	for i, s := range shapes[1:] {
+		if len(s) != r {
+			return nil, fmt.Errorf("concat: shape %v of input %d has another rank than %v", s, i+1, shapes[0])
+		}
+		for j := range s {
+			if j == ax {
+				continue
+			}
+			if s[j] != out[j] && s[j] >= 0 && out[j] >= 0 {
+				return nil, fmt.Errorf("concat along axis %d: shapes %v and %v differ on axis %d", axis, shapes[0], s, j)
+			}
+			if out[j] < 0 {
+				out[j] = s[j]
+			}
+		}
+		if out[ax] >= 0 && s[ax] >= 0 {
+			out[ax] += s[ax]
+		} else {
+			out[ax] = -1
+		}
+	}
+	return out, nil
+}
+
+// Stack joins arrays of one shape and dtype along a new axis.
+func Stack(axis int, arrays ...*Array) (*Array, error) {
+	if len(arrays) == 0 {
+		return nil, fmt.Errorf("ndarray: stack of no arrays")
+	}
+	r := arrays[0].Rank()
+	ax := axis
+	if ax < 0 {
+		ax += r + 1
+	}
+	if ax < 0 || ax > r {
+		return nil, fmt.Errorf("ndarray: stack along axis %d of rank-%d arrays", axis, r)
+	}
+	parts := make([]*Array, len(arrays))
+	for i, a := range arrays {
+		if !sameShape(a.shape, arrays[0].shape) {
+			return nil, fmt.Errorf("ndarray: stack: shape %v of input %d differs from %v", a.shape, i, arrays[0].shape)
+		}
+		parts[i] = expandView(a, ax)
+	}
+	return Concat(ax, parts...)
+}
+
+// expandView returns a view of a with a size-1 axis inserted at ax.
+func expandView(a *Array, ax int) *Array {
+	shape := make([]int, 0, a.Rank()+1)
+	st := make([]int, 0, a.Rank()+1)
+	shape = append(append(append(shape, a.shape[:ax]...), 1), a.shape[ax:]...)
+	inner := 1
+	if ax < a.Rank() {
+		inner = a.strides[ax] * a.shape[ax]
+	}
+	st = append(append(append(st, a.strides[:ax]...), inner), a.strides[ax:]...)
+	return &Array{buf: a.buf, shape: shape, strides: st, offset: a.offset}
+}
+
+// ExpandDims returns a view of a with a size-1 axis inserted at axis
+// (negative counts from the end of the result).
+func ExpandDims(a *Array, axis int) (*Array, error) {
+	ax := axis
+	if ax < 0 {
+		ax += a.Rank() + 1
+	}
+	if ax < 0 || ax > a.Rank() {
+		return nil, fmt.Errorf("ndarray: expand_dims at axis %d of a rank-%d array", axis, a.Rank())
+	}
+	return expandView(a, ax), nil
+}
+
+// Squeeze returns a view of a without the given size-1 axes (all size-1 axes
+// when none are given).
+func Squeeze(a *Array, axes ...int) (*Array, error) {
+	shape, err := SqueezedShape(a.shape, axes)
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: %w", err)
+	}
+	drop := make([]bool, a.Rank())
+	if len(axes) == 0 {
+		for i, d := range a.shape {
+			drop[i] = d == 1
+		}
+	} else {
+		ax, _ := NormAxes(axes, a.Rank())
+		for _, i := range ax {
+			drop[i] = true
+		}
+	}
+	st := make([]int, 0, len(shape))
+	for i := range a.shape {
+		if !drop[i] {
+			st = append(st, a.strides[i])
+		}
+	}
+	return &Array{buf: a.buf, shape: shape, strides: st, offset: a.offset}, nil
+}
+
+// SqueezedShape returns shape without the given size-1 axes (all of them when
+// none are given). Unknown sizes (-1) are kept unless named.
+func SqueezedShape(shape []int, axes []int) ([]int, error) {
+	out := make([]int, 0, len(shape))
+	if len(axes) == 0 {
+		for _, d := range shape {
+			if d != 1 {
+				out = append(out, d)
+			}
+		}
+		return out, nil
+	}
+	ax, err := NormAxes(axes, len(shape))
+	if err != nil {
+		return nil, fmt.Errorf("squeeze of shape %v: %w", shape, err)
+	}
+	j := 0
+	for i, d := range shape {
+		if j < len(ax) && ax[j] == i {
+			j++
+			if d != 1 && d != -1 {
+				return nil, fmt.Errorf("squeeze of shape %v: axis %d has size %d, not 1", shape, i, d)
+			}
+			continue
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// Tile repeats a reps[i] times along axis i.
+func Tile(a *Array, reps ...int) (*Array, error) {
+	if len(reps) != a.Rank() {
+		return nil, fmt.Errorf("ndarray: tile of shape %v with %d repetitions (need one per axis)", a.shape, len(reps))
+	}
+	shape := make([]int, a.Rank())
+	for i, r := range reps {
+		if r < 0 {
+			return nil, fmt.Errorf("ndarray: tile: negative repetition %d on axis %d", r, i)
+		}
+		shape[i] = a.shape[i] * r
+	}
+	if err := checkShape(shape); err != nil {
+		return nil, err
+	}
+	out := alloc(a.DType(), shape)
+	// View out as [r0, s0, r1, s1, ...] and copy a, broadcast over the r axes.
+	ext := make([]int, 0, 2*a.Rank())
+	est := make([]int, 0, 2*a.Rank())
+	src := make([]int, 0, 2*a.Rank())
+	for i := range reps {
+		ext = append(ext, reps[i], a.shape[i])
+		est = append(est, a.shape[i]*out.strides[i], out.strides[i])
+		src = append(src, 1, a.shape[i])
+	}
+	view := &Array{buf: out.buf, shape: ext, strides: est}
+	s := &Array{buf: a.buf, shape: src, strides: interleave(a.strides), offset: a.offset}
+	return out, CopyInto(view, s)
+}
+
+func interleave(st []int) []int {
+	out := make([]int, 0, 2*len(st))
+	for _, s := range st {
+		out = append(out, 0, s)
+	}
+	return out
+}
+
+// Pad returns a with before[i] and after[i] elements of value added on each
+// side of axis i.
+func Pad(a *Array, before, after []int, value float64) (*Array, error) {
+	if len(before) != a.Rank() || len(after) != a.Rank() {
+		return nil, fmt.Errorf("ndarray: pad of shape %v needs a before and after size per axis, got %v and %v", a.shape, before, after)
+	}
+	shape := make([]int, a.Rank())
+	for i := range shape {
+		if before[i] < 0 || after[i] < 0 {
+			return nil, fmt.Errorf("ndarray: pad: negative padding on axis %d", i)
+		}
+		shape[i] = a.shape[i] + before[i] + after[i]
+	}
+	out, err := Full(a.DType(), value, shape...)
+	if err != nil {
+		return nil, err
+	}
+	off := 0
+	for i := range shape {
+		off += before[i] * out.strides[i]
+	}
+	inner := &Array{buf: out.buf, shape: a.shape, strides: out.strides, offset: off}
+	return out, CopyInto(inner, a)
+}
+
+// Slice returns a packed copy of a[begin[i]:end[i]] on every axis.
+func Slice(a *Array, begin, end []int) (*Array, error) {
+	if len(begin) != a.Rank() || len(end) != a.Rank() {
+		return nil, fmt.Errorf("ndarray: slice of shape %v with begin %v and end %v", a.shape, begin, end)
+	}
+	shape := make([]int, a.Rank())
+	off := a.offset
+	for i := range shape {
+		if begin[i] < 0 || end[i] > a.shape[i] || begin[i] > end[i] {
+			return nil, fmt.Errorf("ndarray: slice [%d:%d] of axis %d of shape %v", begin[i], end[i], i, a.shape)
+		}
+		shape[i] = end[i] - begin[i]
+		off += begin[i] * a.strides[i]
+	}
+	return Copy(&Array{buf: a.buf, shape: shape, strides: a.strides, offset: off}), nil
+}

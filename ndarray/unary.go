@@ -1,0 +1,284 @@
+package ndarray
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sdgo/sdgo/kernels"
+)
+
+// UnaryOp is an elementwise operation of one operand. Some take a parameter
+// (LeakyRelu's slope, PowScalar's exponent), passed beside the op.
+type UnaryOp uint8
+
+const (
+	Neg UnaryOp = iota
+	Abs
+	Exp
+	Log
+	Sqrt
+	Square
+	Tanh
+	Sigmoid
+	Relu
+	LeakyRelu // x if x > 0, else param*x
+	Sign
+	Reciprocal
+	Floor
+	Ceil
+	Round // half away from zero
+	Sin
+	Cos
+	Softplus // ln(1+e^x)
+	Rsqrt    // 1/sqrt(x)
+	Log1p
+	Expm1
+	PowScalar   // x^param
+	ScaleBy     // x*param
+	AddScalar   // x+param
+	TanhGrad    // 1 - x² (the derivative of tanh expressed in its output)
+	SigmoidGrad // x(1 - x) (the derivative of the sigmoid expressed in its output)
+	Step        // 1 if x > 0, else 0 (the derivative of relu)
+)
+
+var unaryNames = [...]string{"neg", "abs", "exp", "log", "sqrt", "square", "tanh", "sigmoid", "relu", "leakyrelu",
+	"sign", "reciprocal", "floor", "ceil", "round", "sin", "cos", "softplus", "rsqrt", "log1p", "expm1",
+	"pow_scalar", "scale", "add_scalar", "tanh_grad", "sigmoid_grad", "step"}
+
+func (op UnaryOp) String() string {
+	if int(op) < len(unaryNames) {
+		return unaryNames[op]
+	}
+	return fmt.Sprintf("unary(%d)", op)
+}
+
+// FloatOnly reports whether op is defined only for floating-point arrays.
+func (op UnaryOp) FloatOnly() bool {
+	switch op {
+	case Neg, Abs, Square, Sign, Relu, ScaleBy, AddScalar, Step:
+		return false
+	}
+	return true
+}
+
+// Unary returns op applied to every element of a.
+func Unary(op UnaryOp, a *Array, param float64) (*Array, error) {
+	if err := unaryCheck(op, a); err != nil {
+		return nil, err
+	}
+	out := alloc(a.DType(), a.shape)
+	return out, UnaryInto(op, out, a, param)
+}
+
+func unaryCheck(op UnaryOp, a *Array) error {
+	if !numeric(a.DType()) {
+		return fmt.Errorf("ndarray: %v needs a numeric array, not %v", op, a.DType())
+	}
+	if op.FloatOnly() && !a.DType().IsFloat() {
+		return fmt.Errorf("ndarray: %v needs a floating-point array, not %v", op, a.DType())
+	}
+	return nil
+}
+
+// UnaryInto writes op(a) into dst, which has a's dtype and shape and may be a.
+func UnaryInto(op UnaryOp, dst, a *Array, param float64) error {
+	if err := unaryCheck(op, a); err != nil {
+		return err
+	}
+	if dst.DType() != a.DType() || !sameShape(dst.shape, a.shape) {
+		return fmt.Errorf("ndarray: %v of a %v%v array into a %v%v array", op, a.DType(), a.shape, dst.DType(), dst.shape)
+	}
+	switch a.DType() {
+	case Float32:
+		unaryTyped(unaryKernel[float32](op, param), dst, a)
+	case Float64:
+		unaryTyped(unaryKernel[float64](op, param), dst, a)
+	case Int32:
+		unaryTyped(unaryKernel[int32](op, param), dst, a)
+	case Int64:
+		unaryTyped(unaryKernel[int64](op, param), dst, a)
+	}
+	return nil
+}
+
+func unaryTyped[T Num](k func(d, x []T), dst, a *Array) {
+	nn, ok := newNest(a.shape, 2, [3][]int{dst.strides, a.strides}, [3]int{dst.offset, a.offset})
+	if !ok {
+		return
+	}
+	unaryRuns(k, Raw[T](dst), Raw[T](a), &nn)
+}
+
+func unaryRuns[T Num](k func(d, x []T), d, x []T, nn *nest) {
+	var tx, td [chunk]T
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for s := 0; s < n; s += chunk {
+			m := min(chunk, n-s)
+			dd := span(d, off[0]+s*inc[0], m, inc[0], td[:])
+			k(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]))
+			if inc[0] != 1 {
+				scatter(d, off[0]+s*inc[0], inc[0], dd)
+			}
+		}
+	})
+}
+
+func floatUnaryKernel[T kernels.Float](tab *kernels.Table[T], op UnaryOp, p T) func(d, x []T) {
+	switch op {
+	case Neg:
+		return tab.Neg
+	case Abs:
+		return tab.Abs
+	case Exp:
+		return tab.Exp
+	case Log:
+		return tab.Log
+	case Sqrt:
+		return tab.Sqrt
+	case Square:
+		return func(d, x []T) { tab.Mul(d, x, x) }
+	case Tanh:
+		return tab.Tanh
+	case Sigmoid:
+		return tab.Sigmoid
+	case Relu:
+		return tab.Relu
+	case ScaleBy:
+		return func(d, x []T) { tab.Scale(d, x, p) }
+	case AddScalar:
+		return func(d, x []T) { tab.AddScalar(d, x, p) }
+	case Reciprocal:
+		return func(d, x []T) { tab.ScalarDiv(d, 1, x) }
+	}
+	return nil
+}
+
+// unaryKernel returns op as a loop over contiguous slices.
+func unaryKernel[T Num](op UnaryOp, param float64) func(d, x []T) {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		if k := floatUnaryKernel(kernels.F32, op, float32(param)); k != nil {
+			return asT[func(d, x []T)](k)
+		}
+	case float64:
+		if k := floatUnaryKernel(kernels.F64, op, param); k != nil {
+			return asT[func(d, x []T)](k)
+		}
+	}
+	f := unaryFn[T](op, param)
+	return func(d, x []T) {
+		x = x[:len(d)]
+		for i := range d {
+			d[i] = f(x[i])
+		}
+	}
+}
+
+// unaryFn returns op on one element.
+func unaryFn[T Num](op UnaryOp, p float64) func(x T) T {
+	m := func(f func(float64) float64) func(x T) T { return func(x T) T { return T(f(float64(x))) } }
+	switch op {
+	case Neg:
+		return func(x T) T { return -x }
+	case Abs:
+		return func(x T) T {
+			if x < 0 {
+				return -x
+			}
+			return x
+		}
+	case Exp:
+		return m(math.Exp)
+	case Log:
+		return m(math.Log)
+	case Sqrt:
+		return m(math.Sqrt)
+	case Square:
+		return func(x T) T { return x * x }
+	case Tanh:
+		return m(math.Tanh)
+	case Sigmoid:
+		return m(sigmoid)
+	case Relu:
+		return func(x T) T {
+			if x < 0 {
+				return 0
+			}
+			return x
+		}
+	case LeakyRelu:
+		return m(func(x float64) float64 {
+			if x > 0 {
+				return x
+			}
+			return p * x
+		})
+	case Sign:
+		return func(x T) T {
+			switch {
+			case x > 0:
+				return 1
+			case x < 0:
+				return T(0) - 1
+			}
+			return x // ±0 and NaN stay
+		}
+	case Reciprocal:
+		return m(func(x float64) float64 { return 1 / x })
+	case Floor:
+		return m(math.Floor)
+	case Ceil:
+		return m(math.Ceil)
+	case Round:
+		return m(math.Round)
+	case Sin:
+		return m(math.Sin)
+	case Cos:
+		return m(math.Cos)
+	case Softplus:
+		return m(softplus)
+	case Rsqrt:
+		return m(func(x float64) float64 { return 1 / math.Sqrt(x) })
+	case Log1p:
+		return m(math.Log1p)
+	case Expm1:
+		return m(math.Expm1)
+	case PowScalar:
+		return m(func(x float64) float64 { return math.Pow(x, p) })
+	case ScaleBy:
+		s := T(p)
+		return func(x T) T { return x * s }
+	case AddScalar:
+		s := T(p)
+		return func(x T) T { return x + s }
+	case TanhGrad:
+		return func(x T) T { return 1 - x*x }
+	case SigmoidGrad:
+		return func(x T) T { return x * (1 - x) }
+	case Step:
+		return func(x T) T {
+			if x > 0 {
+				return 1
+			}
+			return 0
+		}
+	}
+	panic("ndarray: unknown unary op")
+}
+
+func sigmoid(x float64) float64 {
+	if x >= 0 {
+		return 1 / (1 + math.Exp(-x))
+	}
+	e := math.Exp(x)
+	return e / (1 + e)
+}
+
+// softplus computes ln(1+e^x) without overflow for large x.
+func softplus(x float64) float64 {
+	if x > 30 {
+		return x + math.Log1p(math.Exp(-x))
+	}
+	return math.Log1p(math.Exp(x))
+}

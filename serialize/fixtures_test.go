@@ -1,0 +1,21 @@
+package serialize
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// fixtureDir holds real SameDiff files; shared/ sits beside the repository.
+const fixtureDir = "../../shared/samediff/fixtures"
+
+func fixtureFiles(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(fixtureDir, "*.fb"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(files) == 0 {
+		tb.Fatalf("no fixtures found in %s", fixtureDir)
+	}
+	return files
+}
