@@ -3,6 +3,7 @@ package ndarray
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -400,8 +401,10 @@ func formatElem(sb *strings.Builder, dt DType, v float64) {
 		fmt.Fprint(sb, v != 0)
 	case dt.IsInt():
 		fmt.Fprintf(sb, "%d", int64(v))
+	case dt == Float32:
+		sb.WriteString(strconv.FormatFloat(v, 'g', -1, 32))
 	default:
-		fmt.Fprintf(sb, "%g", v)
+		sb.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
 	}
 }
 

@@ -15,6 +15,10 @@ func TestDumpFixtures(t *testing.T) {
 		t.Skip("set SDGO_FIXTURE_DUMP=path to write the fixture listing")
 	}
 	var b bytes.Buffer
+	b.WriteString("# Every fixture, decoded by serialize.decode and listed by dumpGraph.\n" +
+		"# Variables: index, id (node, output), name, VarType, dtype, stored array (shape-info decoded, values).\n" +
+		"# Nodes: id, name, opName, opType, opNum, inputs as (node,output)\"variable\", every field present in the file,\n" +
+		"# properties. Regenerate: SDGO_FIXTURE_DUMP=path go test -run TestDumpFixtures ./serialize/\n\n")
 	for _, f := range fixtureFiles(t) {
 		buf, err := os.ReadFile(f)
 		if err != nil {

@@ -1,8 +1,7 @@
-// Package serialize reads and writes SameDiff FlatGraph files.
 package serialize
 
 // The FlatBuffers schema lives in schema/graph.fbs (namespace fb); flatc
-// writes one Go file per type into ./fb. Generated with flatc 2.0.8
-// (Debian package flatbuffers-compiler); the generated code builds against
-// github.com/google/flatbuffers v25 as required in go.mod.
+// writes one Go file per table and enum into ./fb. The checked-in code was
+// generated with flatc 2.0.8 (Debian package flatbuffers-compiler) and builds
+// against github.com/google/flatbuffers v25 as required in go.mod.
 //go:generate flatc --go --no-warnings -o . schema/graph.fbs

@@ -262,12 +262,12 @@ func (v *verifier) table(pos uint64, d *tableDesc, p *pathElem) error {
 		at := pos + fo
 		if f.kind == kScalar {
 			if at+f.size > v.n {
-				return v.errorf(at, fp, "field runs past the end of the buffer")
+				return v.errorf(vtab+slot, fp, "vtable entry puts the field at %d, past the end of the buffer (%d bytes)", at, v.n)
 			}
 			continue
 		}
 		if at+4 > v.n {
-			return v.errorf(at, fp, "offset field runs past the end of the buffer")
+			return v.errorf(vtab+slot, fp, "vtable entry puts the offset field at %d, past the end of the buffer (%d bytes)", at, v.n)
 		}
 		target := at + v.u32(at)
 		if err := v.object(target, at, f, fp); err != nil {

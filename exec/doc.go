@@ -1,0 +1,16 @@
+// Package exec runs graphs.
+//
+// A Session runs one graph: Output(feeds, names...) computes only the ops the
+// named outputs need, in dependency order, after checking every fed
+// placeholder's dtype and shape. It tracks buffers rather than arrays (ops
+// like identity and reshape may hand back their input's buffer, CreateView
+// always does), releases each buffer after the last array that uses it dies,
+// and recycles released buffers in later ops and later runs, so that a
+// training loop reaches a steady state without allocating.
+//
+// Listeners see every op before and after it runs; the validation
+// listeners and the training loop hook in there.
+//
+// A Session is safe for concurrent use: plans are cached under a lock, each
+// run keeps its state to itself, and the graph is only read.
+package exec

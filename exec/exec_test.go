@@ -1,0 +1,346 @@
+package exec_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+func randn(rng *rand.Rand, dt ndarray.DType, shape ...int) *ndarray.Array {
+	return ndarray.Must(ndarray.RandNormal(rng, dt, 0, 1, shape...))
+}
+
+// mlp builds softmax(tanh(x·w1+b1)·w2+b2).
+func mlp(dt ndarray.DType, seed uint64) (*graph.Graph, *graph.Variable) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	g := graph.New()
+	x := g.Placeholder("x", dt, -1, 3)
+	w1 := g.Var("w1", randn(rng, dt, 3, 5))
+	b1 := g.Var("b1", randn(rng, dt, 5))
+	w2 := g.Var("w2", randn(rng, dt, 5, 2))
+	b2 := g.Var("b2", randn(rng, dt, 2))
+	h := g.Math().Tanh(x.MatMul(w1).Add(b1))
+	y := g.NN().Softmax(h.MatMul(w2).Add(b2), -1).Named("y")
+	return g, y
+}
+
+func TestMLPForward(t *testing.T) {
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		g, y := mlp(dt, 1)
+		if err := g.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if !ndarray.SameShape(y.Shape(), []int{-1, 2}) {
+			t.Fatalf("inferred shape %v", y.Shape())
+		}
+		rng := rand.New(rand.NewPCG(9, 9))
+		x := randn(rng, dt, 4, 3)
+		out, err := exec.Output(g, map[string]*ndarray.Array{"x": x}, "y")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := out["y"]
+		// Independent computation with ndarray calls.
+		val := func(n string) *ndarray.Array { v, _ := g.Variable(n); return v.Value() }
+		must := func(a *ndarray.Array, err error) *ndarray.Array {
+			if err != nil {
+				t.Fatal(err)
+			}
+			return a
+		}
+		h := must(ndarray.Unary(ndarray.Tanh, must(ndarray.Binary(ndarray.Add, must(ndarray.MatMul(x, val("w1"), false, false)), val("b1"))), 0))
+		want := must(ndarray.Softmax(must(ndarray.Binary(ndarray.Add, must(ndarray.MatMul(h, val("w2"), false, false)), val("b2"))), -1))
+		if !ndarray.AllClose(got, want, 1e-6, 1e-7) {
+			t.Errorf("%v: got %v want %v", dt, got, want)
+		}
+	}
+}
+
+func TestFeedErrors(t *testing.T) {
+	g, _ := mlp(ndarray.Float32, 1)
+	s := exec.New(g)
+	rng := rand.New(rand.NewPCG(1, 1))
+	cases := []struct {
+		feeds map[string]*ndarray.Array
+		want  []string
+	}{
+		{map[string]*ndarray.Array{"x": randn(rng, ndarray.Float32, 4, 2)}, []string{`"x"`, "[-1 3]", "[4 2]"}},
+		{map[string]*ndarray.Array{"x": randn(rng, ndarray.Float32, 3)}, []string{`"x"`, "[-1 3]", "[3]"}},
+		{map[string]*ndarray.Array{"x": randn(rng, ndarray.Float64, 4, 3)}, []string{`"x"`, "float32", "float64"}},
+		{map[string]*ndarray.Array{"x": randn(rng, ndarray.Float32, 4, 3), "z": randn(rng, ndarray.Float32, 1)}, []string{`"z"`, "no placeholder"}},
+		{map[string]*ndarray.Array{"w1": randn(rng, ndarray.Float32, 3, 5)}, []string{`"w1"`, "not a placeholder"}},
+		{map[string]*ndarray.Array{}, []string{`"x"`, "not fed"}},
+	}
+	for _, c := range cases {
+		_, err := s.Output(c.feeds, "y")
+		if err == nil {
+			t.Errorf("feeds %v: no error", c.feeds)
+			continue
+		}
+		if !errors.Is(err, exec.ErrFeed) {
+			t.Errorf("error %v does not wrap ErrFeed", err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q does not mention %s", err, w)
+			}
+		}
+	}
+	if _, err := s.Output(nil, "nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+		t.Errorf("unknown output: %v", err)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	g := graph.New()
+	a := g.Placeholder("a", ndarray.Float32, 2, 3)
+	b := g.Placeholder("b", ndarray.Float32, 4, 5)
+	c := a.MatMul(b)
+	if c.Err() == nil || !strings.Contains(c.Err().Error(), "[2 3]") || !strings.Contains(c.Err().Error(), "[4 5]") {
+		t.Fatalf("matmul [2 3]x[4 5]: %v", c.Err())
+	}
+	if !errors.Is(c.Err(), graph.ErrBuild) {
+		t.Errorf("error does not wrap ErrBuild")
+	}
+	// The error passes through later calls, and the graph records it.
+	d := g.Math().Tanh(c).Add(a)
+	if d.Err() != c.Err() || g.Err() != c.Err() {
+		t.Errorf("error not propagated: %v / %v", d.Err(), g.Err())
+	}
+	// The explicit form returns it.
+	if _, err := g.Op("matmul", ops.Args{}, a, b); err == nil {
+		t.Error("g.Op accepted bad shapes")
+	}
+	if _, err := g.Op("no_such_op", ops.Args{}, a); err == nil || !strings.Contains(err.Error(), "no_such_op") {
+		t.Errorf("unknown op: %v", err)
+	}
+	if _, err := g.Op("add", ops.Args{}, a); err == nil || !strings.Contains(err.Error(), "2 inputs") {
+		t.Errorf("wrong arity: %v", err)
+	}
+	if v := g.Placeholder("a", ndarray.Float32, 1); v.Err() == nil {
+		t.Error("duplicate name accepted")
+	}
+	// Running an output that failed to build mentions the build error.
+	if _, err := exec.Output(g, nil, d.Name()); err == nil || !strings.Contains(err.Error(), "build error") {
+		t.Errorf("running a failed variable: %v", err)
+	}
+}
+
+func TestAutomaticNames(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("", ndarray.Float64, 2)
+	y := x.Add(x)
+	z := x.Add(y)
+	if x.Name() != "placeholder" || y.Name() != "add" || z.Name() != "add_1" {
+		t.Errorf("names %q %q %q", x.Name(), y.Name(), z.Name())
+	}
+	if v, ok := g.Variable("add_1"); !ok || v != z {
+		t.Error("lookup by name")
+	}
+	z.Named("z")
+	if _, ok := g.Variable("add_1"); ok {
+		t.Error("old name still there")
+	}
+	if v, ok := g.Variable("z"); !ok || v != z {
+		t.Error("renamed lookup")
+	}
+	if w := y.Named("z"); w.Err() == nil {
+		t.Error("rename onto a taken name accepted")
+	}
+}
+
+type counter struct {
+	mu   sync.Mutex
+	pre  []string
+	post int
+}
+
+func (c *counter) PreOp(ev *exec.OpEvent) error {
+	c.mu.Lock()
+	c.pre = append(c.pre, ev.Op.OpName())
+	c.mu.Unlock()
+	if ev.Outputs != nil {
+		return fmt.Errorf("outputs in PreOp")
+	}
+	return nil
+}
+
+func (c *counter) PostOp(ev *exec.OpEvent) error {
+	c.mu.Lock()
+	c.post++
+	c.mu.Unlock()
+	if len(ev.Outputs) != len(ev.Op.Outputs()) {
+		return fmt.Errorf("outputs missing in PostOp")
+	}
+	return nil
+}
+
+func TestRunsOnlyWhatIsNeeded(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	a := g.Math().Exp(x).Named("a")
+	g.Math().Log(x).Named("unused") // would fail on negative input if it ran
+	y := g.Placeholder("y", ndarray.Float64, 2)
+	g.Math().Sqrt(y).Named("needs_y")
+	b := a.MulScalar(2).Named("b")
+	c := &counter{}
+	s := exec.New(g)
+	out, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"x": ndarray.Must(ndarray.FromSlice([]float64{0, 1}))},
+		Outputs: []string{b.Name(), a.Name()}, Listeners: []exec.Listener{c}})
+	if err != nil {
+		t.Fatal(err) // also proves y, needed only by needs_y, is not required
+	}
+	if strings.Join(c.pre, ",") != "exp,multiply" || c.post != 2 {
+		t.Errorf("ran %v (%d post events)", c.pre, c.post)
+	}
+	if out["a"].Float(1) != 2.718281828459045 || out["b"].Float(0) != 2 {
+		t.Errorf("outputs %v %v", out["a"], out["b"])
+	}
+}
+
+func TestListenerErrorStops(t *testing.T) {
+	g, _ := mlp(ndarray.Float64, 2)
+	_, err := exec.New(g).Exec(exec.Request{
+		Feeds:     map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Zeros(ndarray.Float64, 1, 3))},
+		Outputs:   []string{"y"},
+		Listeners: []exec.Listener{failing{}},
+	})
+	if err == nil || !strings.Contains(err.Error(), "stop here") || !strings.Contains(err.Error(), "matmul") {
+		t.Errorf("listener error: %v", err)
+	}
+}
+
+type failing struct{}
+
+func (failing) PreOp(ev *exec.OpEvent) error  { return fmt.Errorf("stop here") }
+func (failing) PostOp(ev *exec.OpEvent) error { return nil }
+
+func TestOpaqueOpFailsOnlyWhenRun(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, 2)
+	o, err := g.AddOp(graph.OpSpec{OpName: "some_future_op", Inputs: []*graph.Variable{x}, Opaque: "raw node", OutputInfos: []ops.Info{{DType: ndarray.Float32}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := x.MulScalar(3).Named("y")
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.FromSlice([]float32{1, 2}))}
+	if _, err := exec.Output(g, feeds, "y"); err != nil {
+		t.Errorf("an output that does not need the opaque op failed: %v", err)
+	}
+	_, err = exec.Output(g, feeds, o.Outputs()[0].Name())
+	if err == nil || !strings.Contains(err.Error(), "some_future_op") {
+		t.Errorf("opaque op ran or error does not name it: %v", err)
+	}
+	_ = y
+}
+
+func TestOpErrorsNameTheOp(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Int32, 2)
+	y := g.Placeholder("y", ndarray.Int32, 2)
+	q := x.Div(y).Named("q")
+	feeds := map[string]*ndarray.Array{
+		"x": ndarray.Must(ndarray.FromSlice([]int32{1, 2})),
+		"y": ndarray.Must(ndarray.FromSlice([]int32{1, 0})),
+	}
+	_, err := exec.Output(g, feeds, q.Name())
+	if err == nil || !strings.Contains(err.Error(), "divide") || !errors.Is(err, ndarray.ErrDivideByZero) {
+		t.Errorf("division by zero: %v", err)
+	}
+	// A size that was -1 at build time and does not fit at run time.
+	g2 := graph.New()
+	a := g2.Placeholder("a", ndarray.Float64, -1, 3)
+	b := g2.Placeholder("b", ndarray.Float64, -1, 3)
+	c := a.Add(b)
+	_, err = exec.Output(g2, map[string]*ndarray.Array{
+		"a": ndarray.Must(ndarray.Zeros(ndarray.Float64, 2, 3)), "b": ndarray.Must(ndarray.Zeros(ndarray.Float64, 4, 3)),
+	}, c.Name())
+	if err == nil || !strings.Contains(err.Error(), "[2 3]") || !strings.Contains(err.Error(), "[4 3]") {
+		t.Errorf("run-time broadcast mismatch: %v", err)
+	}
+}
+
+// Running one session from many goroutines gives the same answers as a
+// single run (go test -race checks the sharing).
+func TestConcurrentRuns(t *testing.T) {
+	g, _ := mlp(ndarray.Float64, 3)
+	s := exec.New(g)
+	rng := rand.New(rand.NewPCG(5, 5))
+	inputs := make([]*ndarray.Array, 16)
+	wants := make([]*ndarray.Array, 16)
+	for i := range inputs {
+		inputs[i] = randn(rng, ndarray.Float64, 1+i%4, 3)
+		out, err := exec.Output(g, map[string]*ndarray.Array{"x": inputs[i]}, "y")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wants[i] = out["y"]
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for r := 0; r < 20; r++ {
+				i := (w*7 + r) % len(inputs)
+				out, err := s.Output(map[string]*ndarray.Array{"x": inputs[i]}, "y")
+				if err != nil {
+					errs <- err
+					return
+				}
+				if !ndarray.Equal(out["y"], wants[i]) {
+					errs <- fmt.Errorf("run %d/%d: %v, want %v", w, r, out["y"], wants[i])
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// Recycled buffers never change arrays already handed out.
+func TestOutputsSurviveLaterRuns(t *testing.T) {
+	g, _ := mlp(ndarray.Float32, 4)
+	s := exec.New(g)
+	rng := rand.New(rand.NewPCG(6, 6))
+	x1 := randn(rng, ndarray.Float32, 8, 3)
+	first, err := s.Output(map[string]*ndarray.Array{"x": x1}, "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := ndarray.Copy(first["y"])
+	for i := 0; i < 5; i++ {
+		if _, err := s.Output(map[string]*ndarray.Array{"x": randn(rng, ndarray.Float32, 8, 3)}, "y"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !ndarray.Equal(first["y"], keep) {
+		t.Error("a later run changed an earlier output")
+	}
+}
+
+func BenchmarkMLPForward(b *testing.B) {
+	g, _ := mlp(ndarray.Float32, 1)
+	s := exec.New(g)
+	x := randn(rand.New(rand.NewPCG(1, 1)), ndarray.Float32, 32, 3)
+	feeds := map[string]*ndarray.Array{"x": x}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := s.Output(feeds, "y"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package exec
+
+import (
+	"sync"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// pool keeps released buffers for reuse, by dtype and length. It is shared
+// by a session's runs.
+type pool struct {
+	mu    sync.Mutex
+	free  map[poolKey][]*ndarray.Buffer
+	bytes int
+	max   int // bytes kept at most; beyond, released buffers go to the GC
+}
+
+type poolKey struct {
+	dt ndarray.DType
+	n  int
+}
+
+func newPool(maxBytes int) *pool {
+	return &pool{free: map[poolKey][]*ndarray.Buffer{}, max: maxBytes}
+}
+
+// get returns a packed array of dtype dt and this shape, on a recycled
+// buffer when one fits; its elements are unspecified.
+func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	if n > 0 {
+		k := poolKey{dt, n}
+		p.mu.Lock()
+		if l := p.free[k]; len(l) > 0 {
+			b := l[len(l)-1]
+			p.free[k] = l[:len(l)-1]
+			p.bytes -= n * dt.Size()
+			p.mu.Unlock()
+			a, err := ndarray.NewView(b, ndarray.Packed(shape...))
+			if err == nil {
+				return a
+			}
+		} else {
+			p.mu.Unlock()
+		}
+	}
+	a, err := ndarray.Zeros(dt, shape...)
+	if err != nil {
+		panic(err) // ops check shapes before allocating
+	}
+	return a
+}
+
+// put keeps b for reuse.
+func (p *pool) put(b *ndarray.Buffer) {
+	sz := b.Len() * b.DType().Size()
+	if sz == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bytes+sz > p.max {
+		return
+	}
+	k := poolKey{b.DType(), b.Len()}
+	p.free[k] = append(p.free[k], b)
+	p.bytes += sz
+}
+
+// Pooled returns the number of bytes the pool keeps.
+func (p *pool) pooled() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.bytes
+}

@@ -1,0 +1,383 @@
+package exec
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// ErrFeed is wrapped by every error about a fed placeholder.
+var ErrFeed = errors.New("bad feed")
+
+// Listener sees every op of a run before and after it executes. Returning an
+// error stops the run with that error.
+type Listener interface {
+	PreOp(ev *OpEvent) error
+	PostOp(ev *OpEvent) error
+}
+
+// OpEvent describes one op execution. Outputs is nil in PreOp. The arrays
+// belong to the run: a listener must not change them or keep them past the
+// call (copy what it needs).
+type OpEvent struct {
+	Op      *graph.Op
+	Inputs  []*ndarray.Array
+	Outputs []*ndarray.Array
+	// Step is the op's position in the run.
+	Step int
+	// Overwritable reports, for each input, whether the executor let the op
+	// write into that input's buffer (only ops flagged InPlace do).
+	Overwritable []bool
+}
+
+// Request is one run: the placeholder values, the names of the wanted
+// outputs, and listeners for this run only.
+type Request struct {
+	Feeds     map[string]*ndarray.Array
+	Outputs   []string
+	Listeners []Listener
+}
+
+// Session runs a graph. Create one with New and reuse it: it caches plans
+// and recycles buffers across runs.
+type Session struct {
+	g         *graph.Graph
+	mu        sync.Mutex
+	plans     map[string]*plan
+	listeners []Listener
+	pool      *pool
+}
+
+// DefaultPoolBytes bounds the bytes of released buffers a session keeps.
+const DefaultPoolBytes = 1 << 30
+
+// New returns a session for g.
+func New(g *graph.Graph) *Session {
+	return &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes)}
+}
+
+// Graph returns the session's graph.
+func (s *Session) Graph() *graph.Graph { return s.g }
+
+// AddListener adds listeners that see every later run of the session.
+func (s *Session) AddListener(l ...Listener) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listeners = append(s.listeners, l...)
+}
+
+// Output runs the graph and returns the named outputs.
+func (s *Session) Output(feeds map[string]*ndarray.Array, names ...string) (map[string]*ndarray.Array, error) {
+	return s.Exec(Request{Feeds: feeds, Outputs: names})
+}
+
+// Output runs g once with a new session. Use a Session to run a graph many
+// times.
+func Output(g *graph.Graph, feeds map[string]*ndarray.Array, names ...string) (map[string]*ndarray.Array, error) {
+	return New(g).Output(feeds, names...)
+}
+
+// Exec runs a request.
+func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
+	if len(r.Outputs) == 0 {
+		return nil, fmt.Errorf("exec: no outputs requested")
+	}
+	s.g.RLock()
+	p, err := s.planFor(r.Outputs)
+	if err != nil {
+		s.g.RUnlock()
+		return nil, err
+	}
+	ru := &run{s: s, p: p}
+	err = ru.load(r.Feeds)
+	s.g.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	ru.listeners = append(append([]Listener(nil), s.listeners...), r.Listeners...)
+	s.mu.Unlock()
+	if err := ru.exec(); err != nil {
+		return nil, err
+	}
+	out := make(map[string]*ndarray.Array, len(p.outputs))
+	for i, sl := range p.outputs {
+		out[p.names[i]] = ru.vals[sl]
+	}
+	return out, nil
+}
+
+// planFor returns the cached plan for these outputs, or builds one. The
+// caller holds the graph's read lock.
+func (s *Session) planFor(names []string) (*plan, error) {
+	key := strings.Join(names, "\x00")
+	ver := s.g.VersionLocked()
+	s.mu.Lock()
+	p := s.plans[key]
+	s.mu.Unlock()
+	if p != nil && p.version == ver {
+		return p, nil
+	}
+	p, err := buildPlan(s.g, dedupe(names), ver)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	s.plans[key] = p
+	s.mu.Unlock()
+	return p, nil
+}
+
+func dedupe(names []string) []string {
+	seen := map[string]bool{}
+	out := names[:0:0]
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// run is the state of one execution.
+type run struct {
+	s         *Session
+	p         *plan
+	vals      []*ndarray.Array
+	left      []int32 // reads still to come, per slot
+	bufs      map[*ndarray.Buffer]*bufState
+	listeners []Listener
+	cur       *step // the step running, for overwrite decisions
+}
+
+// bufState counts the live slots that hold arrays on a buffer. owned marks
+// buffers the run allocated (as opposed to feeds, variables and constants),
+// which it may recycle or overwrite.
+type bufState struct {
+	refs  int32
+	owned bool
+}
+
+// load checks the feeds and fills the leaf slots. The caller holds the
+// graph's read lock, so variable values are read consistently.
+func (ru *run) load(feeds map[string]*ndarray.Array) error {
+	p := ru.p
+	ru.vals = make([]*ndarray.Array, len(p.vars))
+	ru.left = append([]int32(nil), p.uses...)
+	ru.bufs = make(map[*ndarray.Buffer]*bufState, len(p.vars))
+	for name, a := range feeds {
+		v, ok := ru.s.g.LookupLocked(name)
+		if !ok {
+			return fmt.Errorf("exec: %w: no placeholder named %q", ErrFeed, name)
+		}
+		if v.Type() != graph.PLACEHOLDER {
+			return fmt.Errorf("exec: %w: %q is a %v, not a placeholder", ErrFeed, name, v.Type())
+		}
+		if err := checkFeed(v, a); err != nil {
+			return err
+		}
+	}
+	for _, sl := range p.leaves {
+		v := p.vars[sl]
+		var a *ndarray.Array
+		switch v.Type() {
+		case graph.PLACEHOLDER:
+			a = feeds[v.Name()]
+			if a == nil {
+				return fmt.Errorf("exec: %w: placeholder %q (%v%v) is needed but not fed", ErrFeed, v.Name(), v.DType(), v.Shape())
+			}
+		case graph.VARIABLE, graph.CONSTANT:
+			a = v.ValueLocked()
+		}
+		if a == nil {
+			return fmt.Errorf("exec: variable %q (%v) has no value", v.Name(), v.Type())
+		}
+		ru.set(sl, a, false)
+	}
+	return nil
+}
+
+func checkFeed(v *graph.Variable, a *ndarray.Array) error {
+	if a == nil {
+		return fmt.Errorf("exec: %w: placeholder %q is fed nil", ErrFeed, v.Name())
+	}
+	want := v.Shape()
+	if a.DType() != v.DType() {
+		return fmt.Errorf("exec: %w: placeholder %q expects %v%v, given %v%v", ErrFeed, v.Name(), v.DType(), want, a.DType(), a.Shape())
+	}
+	if want == nil {
+		return nil // rank unknown: anything goes
+	}
+	ok := len(want) == a.Rank()
+	for i := 0; ok && i < len(want); i++ {
+		ok = want[i] < 0 || want[i] == a.Shape()[i]
+	}
+	if !ok {
+		return fmt.Errorf("exec: %w: placeholder %q expects shape %v, given shape %v", ErrFeed, v.Name(), want, a.Shape())
+	}
+	return nil
+}
+
+// set stores a in slot sl and counts the slot's hold on a's buffer.
+func (ru *run) set(sl int, a *ndarray.Array, fresh bool) {
+	ru.vals[sl] = a
+	b := a.Buffer()
+	st := ru.bufs[b]
+	if st == nil {
+		st = &bufState{owned: fresh}
+		ru.bufs[b] = st
+	}
+	st.refs++
+	if ru.left[sl] == 0 {
+		ru.release(sl)
+	}
+}
+
+// release drops slot sl; a buffer the run owns goes back to the pool when no
+// slot holds it any more.
+func (ru *run) release(sl int) {
+	a := ru.vals[sl]
+	ru.vals[sl] = nil
+	b := a.Buffer()
+	st := ru.bufs[b]
+	st.refs--
+	if st.refs == 0 {
+		delete(ru.bufs, b)
+		if st.owned {
+			ru.s.pool.put(b)
+		}
+	}
+}
+
+// overwritable reports whether the running step may write into input i's
+// buffer: the run owns it, no other slot holds it, and this step is the
+// last reader of the slot (counting an input given twice as two reads).
+func (ru *run) overwritable(i int) bool {
+	st := ru.cur
+	if st == nil || i >= len(st.in) || st.def.Flags&ops.InPlace == 0 {
+		return false
+	}
+	sl := st.in[i]
+	b := ru.bufs[ru.vals[sl].Buffer()]
+	if b == nil || !b.owned || b.refs != 1 {
+		return false
+	}
+	reads := int32(0)
+	for _, s := range st.in {
+		if s == sl {
+			reads++
+		}
+	}
+	return ru.left[sl] == reads
+}
+
+func (ru *run) exec() error {
+	ctx := ops.NewCtx("", ru.s.pool.get, ru.overwritable)
+	ins := make([]*ndarray.Array, 0, 8)
+	for k := range ru.p.steps {
+		st := &ru.p.steps[k]
+		ru.cur = st
+		ctx.Node = st.op.Name()
+		ins = ins[:0]
+		for _, sl := range st.in {
+			ins = append(ins, ru.vals[sl])
+		}
+		var ev *OpEvent
+		if len(ru.listeners) > 0 {
+			ev = &OpEvent{Op: st.op, Inputs: append([]*ndarray.Array(nil), ins...), Step: k}
+			ev.Overwritable = make([]bool, len(ins))
+			for i := range ins {
+				ev.Overwritable[i] = ru.overwritable(i)
+			}
+			for _, l := range ru.listeners {
+				if err := l.PreOp(ev); err != nil {
+					return fmt.Errorf("exec: listener before op %s: %w", st.op, err)
+				}
+			}
+		}
+		outs, err := callOp(st, ctx, ins)
+		if err != nil {
+			return err
+		}
+		if err := checkOutputs(st, outs); err != nil {
+			return err
+		}
+		if ev != nil {
+			ev.Outputs = outs
+			for _, l := range ru.listeners {
+				if err := l.PostOp(ev); err != nil {
+					return fmt.Errorf("exec: listener after op %s: %w", st.op, err)
+				}
+			}
+		}
+		ru.cur = nil
+		for i, sl := range st.out {
+			ru.set(sl, outs[i], true)
+		}
+		for _, sl := range st.in {
+			ru.left[sl]--
+			if ru.left[sl] == 0 {
+				ru.release(sl)
+			}
+		}
+	}
+	return nil
+}
+
+// callOp runs one op, turning a panic into an error that names it.
+func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("exec: op %s panicked: %v\n%s", describe(st, ins), r, debug.Stack())
+		}
+	}()
+	outs, err = st.def.Run(ctx, ins, st.op.Args())
+	if err != nil {
+		return nil, fmt.Errorf("exec: op %s: %w", describe(st, ins), err)
+	}
+	return outs, nil
+}
+
+// describe names an op and its inputs' run-time dtypes and shapes.
+func describe(st *step, ins []*ndarray.Array) string {
+	parts := make([]string, len(ins))
+	for i, a := range ins {
+		parts[i] = fmt.Sprintf("%s %v%v", st.op.Inputs()[i].Name(), a.DType(), a.Shape())
+	}
+	return fmt.Sprintf("%q (%s) with inputs [%s]", st.op.Name(), st.op.OpName(), strings.Join(parts, ", "))
+}
+
+// checkOutputs compares what an op returned with what was inferred when the
+// graph was built.
+func checkOutputs(st *step, outs []*ndarray.Array) error {
+	if len(outs) != len(st.out) {
+		return fmt.Errorf("exec: op %q (%s) returned %d outputs, want %d", st.op.Name(), st.op.OpName(), len(outs), len(st.out))
+	}
+	for i, a := range outs {
+		want := st.info[i]
+		if a == nil {
+			return fmt.Errorf("exec: op %q (%s) returned no array for output %d", st.op.Name(), st.op.OpName(), i)
+		}
+		if want.DType != ndarray.Invalid && a.DType() != want.DType {
+			return fmt.Errorf("exec: op %q (%s) output %d is %v, inferred %v", st.op.Name(), st.op.OpName(), i, a.DType(), want.DType)
+		}
+		if want.UnknownRank {
+			continue
+		}
+		ok := len(want.Shape) == a.Rank()
+		for j := 0; ok && j < len(want.Shape); j++ {
+			ok = want.Shape[j] < 0 || want.Shape[j] == a.Shape()[j]
+		}
+		if !ok {
+			return fmt.Errorf("exec: op %q (%s) output %d has shape %v, inferred %v", st.op.Name(), st.op.OpName(), i, a.Shape(), want.Shape)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,271 @@
+package graph
+
+import (
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// The chainable builder. Every method adds one op and returns its output; a
+// failure yields a Variable carrying the error (see the package comment).
+
+func (v *Variable) apply(opName string, args ops.Args, others ...*Variable) *Variable {
+	if v.err != nil {
+		return v
+	}
+	return v.g.Apply(opName, args, append([]*Variable{v}, others...)...)
+}
+
+// Add returns v + y, broadcast.
+func (v *Variable) Add(y *Variable) *Variable { return v.apply("add", ops.Args{}, y) }
+
+// Sub returns v - y, broadcast.
+func (v *Variable) Sub(y *Variable) *Variable { return v.apply("subtract", ops.Args{}, y) }
+
+// Mul returns v * y elementwise, broadcast.
+func (v *Variable) Mul(y *Variable) *Variable { return v.apply("multiply", ops.Args{}, y) }
+
+// Div returns v / y elementwise, broadcast.
+func (v *Variable) Div(y *Variable) *Variable { return v.apply("divide", ops.Args{}, y) }
+
+// Pow returns v raised to y elementwise, broadcast.
+func (v *Variable) Pow(y *Variable) *Variable { return v.apply("Pow", ops.Args{}, y) }
+
+// scalarLike adds a rank-0 constant of v's dtype.
+func (v *Variable) scalarLike(s float64) *Variable {
+	if v.err != nil {
+		return v
+	}
+	return v.g.Scalar(v.info.DType, s)
+}
+
+// AddScalar returns v + s.
+func (v *Variable) AddScalar(s float64) *Variable { return v.Add(v.scalarLike(s)) }
+
+// SubScalar returns v - s.
+func (v *Variable) SubScalar(s float64) *Variable { return v.Sub(v.scalarLike(s)) }
+
+// MulScalar returns v * s.
+func (v *Variable) MulScalar(s float64) *Variable { return v.Mul(v.scalarLike(s)) }
+
+// DivScalar returns v / s.
+func (v *Variable) DivScalar(s float64) *Variable { return v.Div(v.scalarLike(s)) }
+
+// PowScalar returns v raised to p.
+func (v *Variable) PowScalar(p float64) *Variable {
+	return v.apply("pow", ops.Args{F: []float64{p}})
+}
+
+// Neg returns -v.
+func (v *Variable) Neg() *Variable { return v.apply("neg", ops.Args{}) }
+
+// MatMul returns the matrix product v·y (batched over leading axes).
+func (v *Variable) MatMul(y *Variable) *Variable {
+	return v.apply("matmul", ops.MatMulArgs(false, false), y)
+}
+
+// MatMulT returns the matrix product with either operand transposed.
+func (v *Variable) MatMulT(y *Variable, transV, transY bool) *Variable {
+	return v.apply("matmul", ops.MatMulArgs(transV, transY), y)
+}
+
+// Reshape returns v with a new shape of the same size (one size may be -1).
+func (v *Variable) Reshape(shape ...int) *Variable {
+	return v.apply("reshape", ops.Args{I: toInt64(shape)})
+}
+
+// Permute returns v with its axes reordered.
+func (v *Variable) Permute(perm ...int) *Variable {
+	return v.apply("permute", ops.Args{I: toInt64(perm)})
+}
+
+// Transpose returns v with its axes reversed (a matrix transposed).
+func (v *Variable) Transpose() *Variable { return v.apply("transpose", ops.Args{}) }
+
+// ExpandDims inserts a size-1 axis at axis.
+func (v *Variable) ExpandDims(axis int) *Variable {
+	return v.apply("expand_dims", ops.Args{I: []int64{int64(axis)}})
+}
+
+// Squeeze removes the given size-1 axes (all of them when none are given).
+func (v *Variable) Squeeze(axes ...int) *Variable {
+	return v.apply("squeeze", ops.Args{I: toInt64(axes)})
+}
+
+// Sum sums over the axes (all axes when none are given).
+func (v *Variable) Sum(axes ...int) *Variable { return v.reduce("reduce_sum", false, axes) }
+
+// SumKeep sums over the axes, keeping them with size 1.
+func (v *Variable) SumKeep(axes ...int) *Variable { return v.reduce("reduce_sum", true, axes) }
+
+// Mean averages over the axes (all axes when none are given).
+func (v *Variable) Mean(axes ...int) *Variable { return v.reduce("reduce_mean", false, axes) }
+
+// MeanKeep averages over the axes, keeping them with size 1.
+func (v *Variable) MeanKeep(axes ...int) *Variable { return v.reduce("reduce_mean", true, axes) }
+
+// Max returns the largest element over the axes.
+func (v *Variable) Max(axes ...int) *Variable { return v.reduce("reduce_max", false, axes) }
+
+// Min returns the smallest element over the axes.
+func (v *Variable) Min(axes ...int) *Variable { return v.reduce("reduce_min", false, axes) }
+
+// Prod multiplies the elements over the axes.
+func (v *Variable) Prod(axes ...int) *Variable { return v.reduce("reduce_prod", false, axes) }
+
+func (v *Variable) reduce(op string, keep bool, axes []int) *Variable {
+	return v.apply(op, ops.ReduceArgs(keep, axes...))
+}
+
+// ArgMax returns the int64 index of the largest element along axis.
+func (v *Variable) ArgMax(axis int) *Variable {
+	return v.apply("argmax", ops.ReduceArgs(false, axis))
+}
+
+// ArgMin returns the int64 index of the smallest element along axis.
+func (v *Variable) ArgMin(axis int) *Variable {
+	return v.apply("argmin", ops.ReduceArgs(false, axis))
+}
+
+// Cast converts v to dt.
+func (v *Variable) Cast(dt ndarray.DType) *Variable {
+	return v.apply("cast", ops.Args{D: []ndarray.DType{dt}})
+}
+
+// Eq, Lt, ... compare elementwise, giving bool variables.
+func (v *Variable) Eq(y *Variable) *Variable { return v.apply("equals", ops.Args{}, y) }
+func (v *Variable) Ne(y *Variable) *Variable { return v.apply("not_equals", ops.Args{}, y) }
+func (v *Variable) Lt(y *Variable) *Variable { return v.apply("less", ops.Args{}, y) }
+func (v *Variable) Le(y *Variable) *Variable { return v.apply("less_equal", ops.Args{}, y) }
+func (v *Variable) Gt(y *Variable) *Variable { return v.apply("greater", ops.Args{}, y) }
+func (v *Variable) Ge(y *Variable) *Variable { return v.apply("greater_equal", ops.Args{}, y) }
+
+func toInt64(v []int) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
+}
+
+// Identity returns a variable equal to x.
+func (g *Graph) Identity(x *Variable) *Variable { return x.apply("identity", ops.Args{}) }
+
+// Concat joins variables along axis.
+func (g *Graph) Concat(axis int, vs ...*Variable) *Variable {
+	return g.Apply("concat", ops.Args{I: []int64{int64(axis)}}, vs...)
+}
+
+// Stack joins variables of one shape along a new axis.
+func (g *Graph) Stack(axis int, vs ...*Variable) *Variable {
+	return g.Apply("stack", ops.Args{I: []int64{int64(axis)}}, vs...)
+}
+
+// ZerosLike returns zeros of x's shape and dtype.
+func (g *Graph) ZerosLike(x *Variable) *Variable { return x.apply("zeros_as", ops.Args{}) }
+
+// OnesLike returns ones of x's shape and dtype.
+func (g *Graph) OnesLike(x *Variable) *Variable { return x.apply("ones_as", ops.Args{}) }
+
+// Fill returns an array of the shape held by the int vector shape, filled
+// with value, of dtype dt.
+func (g *Graph) Fill(shape *Variable, dt ndarray.DType, value float64) *Variable {
+	return g.Apply("fill", ops.Args{F: []float64{value}, D: []ndarray.DType{dt}}, shape)
+}
+
+// ShapeOf returns x's shape as an int64 vector, known at run time.
+func (g *Graph) ShapeOf(x *Variable) *Variable { return x.apply("shape_of", ops.Args{}) }
+
+// Math groups the elementwise math functions: g.Math().Tanh(x).
+func (g *Graph) Math() Math { return Math{g} }
+
+// Math is the namespace of elementwise math functions.
+type Math struct{ g *Graph }
+
+func (m Math) Abs(x *Variable) *Variable        { return x.apply("abs", ops.Args{}) }
+func (m Math) Neg(x *Variable) *Variable        { return x.apply("neg", ops.Args{}) }
+func (m Math) Exp(x *Variable) *Variable        { return x.apply("exp", ops.Args{}) }
+func (m Math) Log(x *Variable) *Variable        { return x.apply("log", ops.Args{}) }
+func (m Math) Sqrt(x *Variable) *Variable       { return x.apply("sqrt", ops.Args{}) }
+func (m Math) Square(x *Variable) *Variable     { return x.apply("square", ops.Args{}) }
+func (m Math) Tanh(x *Variable) *Variable       { return x.apply("tanh", ops.Args{}) }
+func (m Math) Sigmoid(x *Variable) *Variable    { return x.apply("sigmoid", ops.Args{}) }
+func (m Math) Sign(x *Variable) *Variable       { return x.apply("sign", ops.Args{}) }
+func (m Math) Reciprocal(x *Variable) *Variable { return x.apply("reciprocal", ops.Args{}) }
+func (m Math) Floor(x *Variable) *Variable      { return x.apply("floor", ops.Args{}) }
+func (m Math) Ceil(x *Variable) *Variable       { return x.apply("ceil", ops.Args{}) }
+func (m Math) Round(x *Variable) *Variable      { return x.apply("round", ops.Args{}) }
+func (m Math) Sin(x *Variable) *Variable        { return x.apply("sin", ops.Args{}) }
+func (m Math) Cos(x *Variable) *Variable        { return x.apply("cos", ops.Args{}) }
+func (m Math) Rsqrt(x *Variable) *Variable      { return x.apply("rsqrt", ops.Args{}) }
+func (m Math) Log1p(x *Variable) *Variable      { return x.apply("log1p", ops.Args{}) }
+func (m Math) Expm1(x *Variable) *Variable      { return x.apply("expm1", ops.Args{}) }
+func (m Math) Max(x, y *Variable) *Variable     { return x.apply("maximum", ops.Args{}, y) }
+func (m Math) Min(x, y *Variable) *Variable     { return x.apply("minimum", ops.Args{}, y) }
+func (m Math) SquaredDifference(x, y *Variable) *Variable {
+	return x.apply("squaredsubtract", ops.Args{}, y)
+}
+
+// NN groups the neural-network functions: g.NN().Relu(x).
+func (g *Graph) NN() NN { return NN{g} }
+
+// NN is the namespace of neural-network functions.
+type NN struct{ g *Graph }
+
+func (n NN) Relu(x *Variable) *Variable     { return x.apply("relu", ops.Args{}) }
+func (n NN) Sigmoid(x *Variable) *Variable  { return x.apply("sigmoid", ops.Args{}) }
+func (n NN) Tanh(x *Variable) *Variable     { return x.apply("tanh", ops.Args{}) }
+func (n NN) Softplus(x *Variable) *Variable { return x.apply("softplus", ops.Args{}) }
+
+// LeakyRelu returns x where x > 0 and alpha*x elsewhere.
+func (n NN) LeakyRelu(x *Variable, alpha float64) *Variable {
+	return x.apply("leakyrelu", ops.Args{F: []float64{alpha}})
+}
+
+// Softmax normalises e^x along axis (-1 for the last).
+func (n NN) Softmax(x *Variable, axis int) *Variable {
+	return x.apply("softmax", ops.Args{I: []int64{int64(axis)}})
+}
+
+// LogSoftmax returns log(softmax(x)) along axis, computed stably.
+func (n NN) LogSoftmax(x *Variable, axis int) *Variable {
+	return x.apply("log_softmax", ops.Args{I: []int64{int64(axis)}})
+}
+
+// Loss groups the loss functions: g.Loss().MeanSquaredError(labels, preds).
+func (g *Graph) Loss() Loss { return Loss{g} }
+
+// Loss is the namespace of loss functions. Each returns a scalar: the mean
+// of the per-example losses (SameDiff's default reduction,
+// MEAN_BY_NONZERO_WEIGHT_COUNT, with unit weights).
+type Loss struct{ g *Graph }
+
+// MeanSquaredError returns the mean of (predictions - labels)².
+func (l Loss) MeanSquaredError(labels, predictions *Variable) *Variable {
+	return l.weighted("mean_sqerr_loss", labels, predictions, nil, ops.LossMeanByNonzeroWeightCount, ops.Args{})
+}
+
+// SoftmaxCrossEntropy returns the mean over examples of
+// -Σ labels·log softmax(logits) along the last axis.
+func (l Loss) SoftmaxCrossEntropy(labels, logits *Variable) *Variable {
+	return l.weighted("softmax_cross_entropy_loss", labels, logits, nil, ops.LossMeanByNonzeroWeightCount, ops.Args{F: []float64{0}})
+}
+
+// Weighted adds a loss op with explicit weights and reduction: opName is
+// "mean_sqerr_loss" or "softmax_cross_entropy_loss"; weights nil means 1.
+func (l Loss) Weighted(opName string, labels, predictions, weights *Variable, reduce ops.LossReduce) *Variable {
+	return l.weighted(opName, labels, predictions, weights, reduce, ops.Args{})
+}
+
+func (l Loss) weighted(opName string, labels, predictions, weights *Variable, reduce ops.LossReduce, args ops.Args) *Variable {
+	if predictions.err != nil {
+		return predictions
+	}
+	if labels.err != nil {
+		return labels
+	}
+	if weights == nil {
+		weights = predictions.scalarLike(1)
+	}
+	args.I = []int64{int64(reduce)}
+	return l.g.Apply(opName, args, predictions, weights, labels)
+}

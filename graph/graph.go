@@ -1,0 +1,341 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// VarType is a variable's kind; the values are SameDiff's.
+type VarType uint8
+
+const (
+	// VARIABLE is trainable and holds an array.
+	VARIABLE VarType = 0
+	// CONSTANT holds an array that never changes.
+	CONSTANT VarType = 1
+	// ARRAY is the output of an op.
+	ARRAY VarType = 2
+	// PLACEHOLDER is fed when the graph runs.
+	PLACEHOLDER VarType = 3
+	// SEQUENCE is a list of arrays (newer SameDiff files); kept, not computed.
+	SEQUENCE VarType = 4
+)
+
+func (t VarType) String() string {
+	switch t {
+	case VARIABLE:
+		return "VARIABLE"
+	case CONSTANT:
+		return "CONSTANT"
+	case ARRAY:
+		return "ARRAY"
+	case PLACEHOLDER:
+		return "PLACEHOLDER"
+	case SEQUENCE:
+		return "SEQUENCE"
+	}
+	return fmt.Sprintf("VarType(%d)", uint8(t))
+}
+
+// ErrBuild is wrapped by every error about a graph under construction.
+var ErrBuild = errors.New("graph")
+
+// Graph is a computation graph.
+type Graph struct {
+	mu      sync.RWMutex
+	vars    []*Variable
+	byName  map[string]*Variable
+	ops     []*Op
+	opNames map[string]*Op
+	counter map[string]int
+	losses  []string
+	err     error
+	version uint64
+	// Meta holds whatever packages above graph attach to it (the training
+	// configuration, updater state), keyed by package.
+	meta map[string]any
+}
+
+// New returns an empty graph.
+func New() *Graph {
+	return &Graph{byName: map[string]*Variable{}, opNames: map[string]*Op{}, counter: map[string]int{}, meta: map[string]any{}}
+}
+
+// Err returns the first error of a chainable builder call, or nil.
+func (g *Graph) Err() error {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.err
+}
+
+// Version changes whenever the graph's structure or a variable's value
+// changes; executors use it to know when cached plans are stale.
+func (g *Graph) Version() uint64 {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.version
+}
+
+// Lock and RLock expose the graph's lock to packages that must read several
+// things consistently (the executor) or change values (training).
+func (g *Graph) RLock()   { g.mu.RLock() }
+func (g *Graph) RUnlock() { g.mu.RUnlock() }
+
+func (g *Graph) record(err error) {
+	if g.err == nil {
+		g.err = err
+	}
+}
+
+// uniqueName returns base if it is free, else base_1, base_2, ...
+func (g *Graph) uniqueName(base string, taken func(string) bool) string {
+	if !taken(base) {
+		return base
+	}
+	for {
+		g.counter[base]++
+		n := base + "_" + strconv.Itoa(g.counter[base])
+		if !taken(n) {
+			return n
+		}
+	}
+}
+
+func (g *Graph) varTaken(n string) bool { _, ok := g.byName[n]; return ok }
+func (g *Graph) opTaken(n string) bool  { _, ok := g.opNames[n]; return ok }
+
+// addVar registers v under its name (or a generated one from base).
+func (g *Graph) addVar(v *Variable, base string) error {
+	if v.name == "" {
+		v.name = g.uniqueName(base, g.varTaken)
+	} else if g.varTaken(v.name) {
+		return fmt.Errorf("%w: a variable named %q already exists", ErrBuild, v.name)
+	}
+	v.g = g
+	v.id = len(g.vars)
+	g.vars = append(g.vars, v)
+	g.byName[v.name] = v
+	g.version++
+	return nil
+}
+
+func (g *Graph) addVarLocked(v *Variable, base string) *Variable {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.addVar(v, base); err != nil {
+		g.record(err)
+		return &Variable{g: g, err: err}
+	}
+	return v
+}
+
+// Placeholder adds a placeholder of the given dtype and shape (-1 for sizes
+// that vary between runs). An empty name gets an automatic one.
+func (g *Graph) Placeholder(name string, dt ndarray.DType, shape ...int) *Variable {
+	for i, d := range shape {
+		if d < -1 {
+			err := fmt.Errorf("%w: placeholder %q: size %d on axis %d (use -1 for unknown)", ErrBuild, name, d, i)
+			g.mu.Lock()
+			g.record(err)
+			g.mu.Unlock()
+			return &Variable{g: g, err: err}
+		}
+	}
+	return g.addVarLocked(&Variable{name: name, kind: PLACEHOLDER, info: ops.Info{DType: dt, Shape: append([]int{}, shape...)}}, "placeholder")
+}
+
+// Var adds a trainable variable holding init. An empty name gets an
+// automatic one.
+func (g *Graph) Var(name string, init *ndarray.Array) *Variable {
+	return g.valueVar(name, VARIABLE, init, "variable")
+}
+
+// Const adds a constant. An empty name gets an automatic one.
+func (g *Graph) Const(name string, value *ndarray.Array) *Variable {
+	return g.valueVar(name, CONSTANT, value, "constant")
+}
+
+// Scalar adds a rank-0 constant of dtype dt holding v.
+func (g *Graph) Scalar(dt ndarray.DType, v float64) *Variable {
+	a, err := ndarray.ScalarOf(dt, v)
+	if err != nil {
+		return g.fail(fmt.Errorf("%w: scalar constant: %v", ErrBuild, err))
+	}
+	return g.Const("", a)
+}
+
+func (g *Graph) fail(err error) *Variable {
+	g.mu.Lock()
+	g.record(err)
+	g.mu.Unlock()
+	return &Variable{g: g, err: err}
+}
+
+func (g *Graph) valueVar(name string, kind VarType, a *ndarray.Array, base string) *Variable {
+	if a == nil {
+		return g.fail(fmt.Errorf("%w: %v %q has no value", ErrBuild, kind, name))
+	}
+	return g.addVarLocked(&Variable{name: name, kind: kind, value: a,
+		info: ops.Info{DType: a.DType(), Shape: append([]int{}, a.Shape()...)}}, base)
+}
+
+// Variable returns the variable with this name.
+func (g *Graph) Variable(name string) (*Variable, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	v, ok := g.byName[name]
+	return v, ok
+}
+
+// Variables returns every variable in the order they were added.
+func (g *Graph) Variables() []*Variable {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return append([]*Variable(nil), g.vars...)
+}
+
+// VariablesOf returns the variables of one type, in the order they were added.
+func (g *Graph) VariablesOf(t VarType) []*Variable {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []*Variable
+	for _, v := range g.vars {
+		if v.kind == t {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// Ops returns every op in the order they were added (a valid execution
+// order for ops built in Go).
+func (g *Graph) Ops() []*Op {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return append([]*Op(nil), g.ops...)
+}
+
+// OpByName returns the op node with this name.
+func (g *Graph) OpByName(name string) (*Op, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	o, ok := g.opNames[name]
+	return o, ok
+}
+
+// SetLoss marks the named variables as the graph's loss; several losses are
+// summed when differentiating, as in SameDiff.
+func (g *Graph) SetLoss(names ...string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, n := range names {
+		v, ok := g.byName[n]
+		if !ok {
+			return fmt.Errorf("%w: loss variable %q does not exist", ErrBuild, n)
+		}
+		if !v.info.DType.IsFloat() {
+			return fmt.Errorf("%w: loss variable %q is %v; a loss must be floating-point", ErrBuild, n, v.info.DType)
+		}
+	}
+	g.losses = append([]string(nil), names...)
+	g.version++
+	return nil
+}
+
+// Losses returns the names of the loss variables.
+func (g *Graph) Losses() []string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return append([]string(nil), g.losses...)
+}
+
+// Rename gives v a new name.
+func (g *Graph) Rename(v *Variable, name string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if v.err != nil {
+		return v.err
+	}
+	if name == v.name {
+		return nil
+	}
+	if name == "" {
+		return fmt.Errorf("%w: empty name for variable %q", ErrBuild, v.name)
+	}
+	if g.varTaken(name) {
+		return fmt.Errorf("%w: cannot rename %q: a variable named %q already exists", ErrBuild, v.name, name)
+	}
+	delete(g.byName, v.name)
+	for i, l := range g.losses {
+		if l == v.name {
+			g.losses[i] = name
+		}
+	}
+	v.name = name
+	g.byName[name] = v
+	g.version++
+	return nil
+}
+
+// SetMeta attaches a value for a package above graph (for example the
+// training configuration); GetMeta reads it back.
+func (g *Graph) SetMeta(key string, v any) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.meta[key] = v
+	g.version++
+}
+
+// GetMeta returns the value attached under key.
+func (g *Graph) GetMeta(key string) (any, bool) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	v, ok := g.meta[key]
+	return v, ok
+}
+
+// Summary describes the graph in a few lines per variable and op.
+func (g *Graph) Summary() string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d variables, %d ops\n", len(g.vars), len(g.ops))
+	vs := append([]*Variable(nil), g.vars...)
+	sort.SliceStable(vs, func(i, j int) bool { return vs[i].kind < vs[j].kind })
+	for _, v := range vs {
+		if v.kind != ARRAY {
+			fmt.Fprintf(&sb, "  %-11v %-20s %v\n", v.kind, v.name, v.info)
+		}
+	}
+	for _, o := range g.ops {
+		in := make([]string, len(o.inputs))
+		for i, v := range o.inputs {
+			in[i] = v.name
+		}
+		out := make([]string, len(o.outputs))
+		for i, v := range o.outputs {
+			out[i] = fmt.Sprintf("%s %v", v.name, v.info)
+		}
+		fmt.Fprintf(&sb, "  %s = %s(%s)  [%s]\n", strings.Join(out, ", "), o.opName, strings.Join(in, ", "), o.name)
+	}
+	return sb.String()
+}
+
+// LookupLocked is Variable for callers that hold the read lock (RLock).
+func (g *Graph) LookupLocked(name string) (*Variable, bool) {
+	v, ok := g.byName[name]
+	return v, ok
+}
+
+// ErrLocked is Err for callers that hold the read lock.
+func (g *Graph) ErrLocked() error { return g.err }
+
+// VersionLocked is Version for callers that hold the read lock.
+func (g *Graph) VersionLocked() uint64 { return g.version }

@@ -1,0 +1,210 @@
+package graph
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Op is an op node: an op from the registry (or an opaque op from a file that
+// sdgo does not implement), its arguments, inputs and outputs.
+type Op struct {
+	name    string
+	opName  string
+	def     *ops.Def
+	args    ops.Args
+	inputs  []*Variable
+	outputs []*Variable
+	opaque  any
+}
+
+// Name returns the node's name, unique among the graph's ops.
+func (o *Op) Name() string { return o.name }
+
+// OpName returns the SameDiff op name ("matmul", "add", ...).
+func (o *Op) OpName() string { return o.opName }
+
+// Def returns the op's definition, or nil for an opaque op that sdgo does not
+// implement.
+func (o *Op) Def() *ops.Def { return o.def }
+
+// Args returns the op's arguments. The caller must not change them.
+func (o *Op) Args() *ops.Args { return &o.args }
+
+// Inputs returns the input variables. The caller must not change the slice.
+func (o *Op) Inputs() []*Variable { return o.inputs }
+
+// Outputs returns the output variables. The caller must not change the slice.
+func (o *Op) Outputs() []*Variable { return o.outputs }
+
+// Opaque returns what a file loader attached to the node (for an op sdgo does
+// not implement: everything needed to save it back unchanged).
+func (o *Op) Opaque() any { return o.opaque }
+
+func (o *Op) String() string {
+	in := make([]string, len(o.inputs))
+	for i, v := range o.inputs {
+		in[i] = fmt.Sprintf("%s %v", v.name, v.info)
+	}
+	return fmt.Sprintf("%s (%s) with inputs [%s]", o.opName, o.name, strings.Join(in, ", "))
+}
+
+// OpSpec describes an op to add with AddOp.
+type OpSpec struct {
+	// Name is the node name; empty for an automatic one.
+	Name string
+	// OpName is the registered op name.
+	OpName string
+	Args   ops.Args
+	Inputs []*Variable
+	// OutputNames name the outputs; missing or empty ones are automatic
+	// (the node's name for output 0, "name:i" for the others).
+	OutputNames []string
+	// Opaque, when the op is not registered, keeps the node as an opaque op
+	// (loaded from a file) instead of failing. OutputInfos then give what is
+	// known of its outputs, and their number.
+	Opaque      any
+	OutputInfos []ops.Info
+}
+
+// AddOp adds an op and returns it. Its outputs' dtypes and shapes are
+// inferred; an error names the op, its inputs' shapes and what does not fit.
+func (g *Graph) AddOp(s OpSpec) (*Op, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for i, in := range s.Inputs {
+		if in == nil {
+			return nil, fmt.Errorf("%w: op %s: input %d is nil", ErrBuild, s.OpName, i)
+		}
+		if in.err != nil {
+			return nil, in.err
+		}
+		if in.g != g {
+			return nil, fmt.Errorf("%w: op %s: input %q belongs to another graph", ErrBuild, s.OpName, in.name)
+		}
+	}
+	def, known := ops.Lookup(s.OpName)
+	o := &Op{opName: s.OpName, args: s.Args.Clone(), inputs: append([]*Variable(nil), s.Inputs...), opaque: s.Opaque}
+	var outs []ops.Info
+	if known {
+		o.def = def
+		var err error
+		if outs, err = g.infer(def, o); err != nil {
+			return nil, err
+		}
+	} else {
+		if s.Opaque == nil {
+			return nil, fmt.Errorf("%w: unknown op %q", ErrBuild, s.OpName)
+		}
+		outs = s.OutputInfos
+		if len(outs) < len(s.OutputNames) {
+			outs = append(outs, make([]ops.Info, len(s.OutputNames)-len(outs))...)
+		}
+		for i := range outs {
+			if outs[i].Shape == nil {
+				outs[i].UnknownRank = true
+			}
+		}
+	}
+	if s.Name != "" {
+		if g.opTaken(s.Name) {
+			return nil, fmt.Errorf("%w: an op named %q already exists", ErrBuild, s.Name)
+		}
+		o.name = s.Name
+	} else {
+		o.name = g.uniqueName(s.OpName, g.opTaken)
+	}
+	// Check every wanted output name before adding anything.
+	for i := range outs {
+		if i < len(s.OutputNames) && s.OutputNames[i] != "" && g.varTaken(s.OutputNames[i]) {
+			return nil, fmt.Errorf("%w: op %s: a variable named %q already exists", ErrBuild, o.name, s.OutputNames[i])
+		}
+	}
+	for i, info := range outs {
+		v := &Variable{kind: ARRAY, info: info, op: o, index: i}
+		v.info.Value = info.Value
+		base := o.name
+		if i > 0 {
+			base = fmt.Sprintf("%s:%d", o.name, i)
+		}
+		if i < len(s.OutputNames) && s.OutputNames[i] != "" {
+			v.name = s.OutputNames[i]
+		}
+		if err := g.addVar(v, base); err != nil {
+			return nil, err // cannot happen: names were checked
+		}
+		o.outputs = append(o.outputs, v)
+	}
+	g.ops = append(g.ops, o)
+	g.opNames[o.name] = o
+	g.version++
+	return o, nil
+}
+
+// infer checks arity and runs the op's shape inference, turning a panic in
+// it into an error.
+func (g *Graph) infer(def *ops.Def, o *Op) (outs []ops.Info, err error) {
+	n := len(o.inputs)
+	if n < def.MinIn || (def.MaxIn >= 0 && n > def.MaxIn) {
+		want := fmt.Sprintf("%d to %d", def.MinIn, def.MaxIn)
+		switch {
+		case def.MaxIn < 0:
+			want = fmt.Sprintf("at least %d", def.MinIn)
+		case def.MinIn == def.MaxIn:
+			want = fmt.Sprint(def.MinIn)
+		}
+		return nil, fmt.Errorf("%w: op %s takes %s inputs, got %d", ErrBuild, def.Name, want, n)
+	}
+	in := make([]ops.Info, n)
+	for i, v := range o.inputs {
+		in[i] = v.infoLocked()
+		if !in[i].DType.Computable() && def.Name != "identity" {
+			return nil, fmt.Errorf("%w: op %s: input %q is %v, which sdgo cannot compute with", ErrBuild, def.Name, v.name, in[i].DType)
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: op %s: shape inference failed: %v\n%s", ErrBuild, o.describe(), r, debug.Stack())
+		}
+	}()
+	outs, err = def.Infer(in, &o.args)
+	if err != nil {
+		return nil, fmt.Errorf("%w: op %s: %w", ErrBuild, o.describe(), err)
+	}
+	return outs, nil
+}
+
+// describe names the op and its inputs for an error message.
+func (o *Op) describe() string {
+	in := make([]string, len(o.inputs))
+	for i, v := range o.inputs {
+		in[i] = fmt.Sprintf("%s %v", v.name, v.info)
+	}
+	return fmt.Sprintf("%s(%s)", o.opName, strings.Join(in, ", "))
+}
+
+// Op adds an op by name with arguments and inputs and returns its outputs.
+func (g *Graph) Op(opName string, args ops.Args, inputs ...*Variable) ([]*Variable, error) {
+	o, err := g.AddOp(OpSpec{OpName: opName, Args: args, Inputs: inputs})
+	if err != nil {
+		return nil, err
+	}
+	return o.outputs, nil
+}
+
+// Apply adds a single-output op and returns its output; on error the result
+// carries the error (see the package comment).
+func (g *Graph) Apply(opName string, args ops.Args, inputs ...*Variable) *Variable {
+	for _, in := range inputs {
+		if in != nil && in.err != nil {
+			return in
+		}
+	}
+	out, err := g.Op(opName, args, inputs...)
+	if err != nil {
+		return g.fail(err)
+	}
+	return out[0]
+}

@@ -1,0 +1,153 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// MatMulArgs returns matmul's arguments: integer args transpose x, transpose
+// y, transpose the result (libnd4j's order).
+func MatMulArgs(transX, transY bool) Args {
+	return Args{I: []int64{b2i(transX), b2i(transY), 0}}
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+var MatMulOp = Register(&Def{
+	Name: "matmul", Aliases: []string{"mmul"}, Type: Custom, MinIn: 2, MaxIn: 2,
+	Doc: "matrix product over broadcast batch axes; int args: transpose x, transpose y, transpose result; float arg 0: alpha",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		if err := needNumeric("matmul", in[0]); err != nil {
+			return nil, err
+		}
+		if in[0].DType != in[1].DType {
+			return nil, fmt.Errorf("matmul of %v and %v: dtypes differ", in[0].DType, in[1].DType)
+		}
+		if in[0].UnknownRank || in[1].UnknownRank {
+			return infos(Info{DType: in[0].DType, UnknownRank: true}), nil
+		}
+		// Check with unknown sizes replaced by sizes that fit, then put
+		// the unknowns back where they land in the result.
+		x, y := append([]int(nil), in[0].Shape...), append([]int(nil), in[1].Shape...)
+		tx, ty := a.Int(0, 0) != 0, a.Int(1, 0) != 0
+		fillUnknownMatmul(x, y, tx, ty)
+		s, err := ndarray.MatMulShape(x, y, tx, ty)
+		if err != nil {
+			return nil, fmt.Errorf("matmul of shapes %v and %v: %w", in[0].Shape, in[1].Shape, err)
+		}
+		s = restoreUnknown(s, in[0].Shape, in[1].Shape, tx, ty)
+		if a.Int(2, 0) != 0 && len(s) >= 2 {
+			s[len(s)-1], s[len(s)-2] = s[len(s)-2], s[len(s)-1]
+		}
+		return infos(Info{DType: in[0].DType, Shape: s}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		tx, ty := a.Int(0, 0) != 0, a.Int(1, 0) != 0
+		s, err := ndarray.MatMulShape(in[0].Shape(), in[1].Shape(), tx, ty)
+		if err != nil {
+			return nil, err
+		}
+		out := c.Alloc(in[0].DType(), s)
+		if err := ndarray.MatMulInto(out, in[0], in[1], tx, ty); err != nil {
+			return nil, err
+		}
+		if alpha := a.Float(0, 1); alpha != 1 {
+			if err := ndarray.UnaryInto(ndarray.ScaleBy, out, out, alpha); err != nil {
+				return nil, err
+			}
+		}
+		if a.Int(2, 0) != 0 && out.Rank() >= 2 {
+			r := out.Rank()
+			perm := make([]int, r)
+			for i := range perm {
+				perm[i] = i
+			}
+			perm[r-1], perm[r-2] = r-2, r-1
+			return one(ndarray.Permute(out, perm...))
+		}
+		return one(out, nil)
+	},
+})
+
+// fillUnknownMatmul replaces -1 sizes by sizes that make the product valid,
+// so that the known sizes can be checked.
+func fillUnknownMatmul(x, y []int, tx, ty bool) {
+	inner := func(s []int, t bool, left bool) int {
+		if len(s) == 1 {
+			return 0
+		}
+		if left != t { // x's inner axis is its last unless transposed
+			return len(s) - 1
+		}
+		return len(s) - 2
+	}
+	ix, iy := inner(x, tx, true), inner(y, ty, false)
+	switch {
+	case x[ix] < 0 && y[iy] < 0:
+		x[ix], y[iy] = 1, 1
+	case x[ix] < 0:
+		x[ix] = y[iy]
+	case y[iy] < 0:
+		y[iy] = x[ix]
+	}
+	for i := range x {
+		if x[i] < 0 {
+			x[i] = 1
+		}
+	}
+	for i := range y {
+		if y[i] < 0 {
+			y[i] = 1
+		}
+	}
+}
+
+// restoreUnknown marks the result's m and n axes unknown when they came from
+// unknown sizes, and batch axes unknown when neither side knows them.
+func restoreUnknown(s, x, y []int, tx, ty bool) []int {
+	if len(x) >= 2 {
+		m := x[len(x)-2]
+		if tx {
+			m = x[len(x)-1]
+		}
+		if m < 0 {
+			if len(y) == 1 {
+				s[len(s)-1] = -1
+			} else {
+				s[len(s)-2] = -1
+			}
+		}
+	}
+	if len(y) >= 2 {
+		n := y[len(y)-1]
+		if ty {
+			n = y[len(y)-2]
+		}
+		if n < 0 {
+			s[len(s)-1] = -1
+		}
+	}
+	// Batch axes.
+	nb := len(s) - 2
+	for i := 0; i < nb && len(x) >= 2 && len(y) >= 2; i++ {
+		bx, by := batchSize(x, nb, i), batchSize(y, nb, i)
+		if (bx < 0 && by <= 1) || (by < 0 && bx <= 1) {
+			s[i] = -1
+		}
+	}
+	return s
+}
+
+func batchSize(shape []int, nb, i int) int {
+	j := i - (nb - (len(shape) - 2))
+	if j < 0 {
+		return 1
+	}
+	return shape[j]
+}

@@ -1,0 +1,264 @@
+package ops
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// OpType is SameDiff's op category, stored in graph files beside the op
+// number. Custom ops (the great majority) are identified by name hash.
+type OpType uint8
+
+const (
+	TransformFloat  OpType = 0
+	TransformSame   OpType = 1
+	TransformBool   OpType = 2
+	TransformStrict OpType = 3
+	TransformAny    OpType = 4
+	ReduceFloat     OpType = 5
+	ReduceSame      OpType = 6
+	ReduceLong      OpType = 7
+	ReduceBool      OpType = 8
+	IndexReduce     OpType = 9
+	Scalar          OpType = 10
+	ScalarBool      OpType = 11
+	Broadcast       OpType = 12
+	BroadcastBool   OpType = 13
+	Pairwise        OpType = 14
+	PairwiseBool    OpType = 15
+	Reduce3         OpType = 16
+	SummaryStats    OpType = 17
+	Shape           OpType = 18
+	Aggregation     OpType = 19
+	Random          OpType = 20
+	Custom          OpType = 21
+	GraphOp         OpType = 22
+	VariableOp      OpType = 40
+	Boolean         OpType = 60
+	Logic           OpType = 119
+	UDF             OpType = 120
+)
+
+// Args are an op's arguments in SameDiff's positional form: the slots a graph
+// file stores them in.
+type Args struct {
+	F    []float64       // float arguments (tArgs; extraParams in files)
+	I    []int64         // integer arguments (iArgs; extraInteger)
+	B    []bool          // bool arguments (bArgs; extraBools)
+	D    []ndarray.DType // dtype arguments (dArgs; extraTypes)
+	S    []string        // string arguments (extraStrings)
+	Dims []int           // dimensions, for reduce-like ops
+}
+
+// Int returns integer argument i, or def when there is none.
+func (a *Args) Int(i int, def int64) int64 {
+	if a != nil && i < len(a.I) {
+		return a.I[i]
+	}
+	return def
+}
+
+// Float returns float argument i, or def when there is none.
+func (a *Args) Float(i int, def float64) float64 {
+	if a != nil && i < len(a.F) {
+		return a.F[i]
+	}
+	return def
+}
+
+// Bool returns bool argument i, or def when there is none.
+func (a *Args) Bool(i int, def bool) bool {
+	if a != nil && i < len(a.B) {
+		return a.B[i]
+	}
+	return def
+}
+
+// DType returns dtype argument i, or def when there is none.
+func (a *Args) DType(i int, def ndarray.DType) ndarray.DType {
+	if a != nil && i < len(a.D) {
+		return a.D[i]
+	}
+	return def
+}
+
+// Clone returns a deep copy.
+func (a Args) Clone() Args {
+	return Args{
+		F: append([]float64(nil), a.F...), I: append([]int64(nil), a.I...), B: append([]bool(nil), a.B...),
+		D: append([]ndarray.DType(nil), a.D...), S: append([]string(nil), a.S...), Dims: append([]int(nil), a.Dims...),
+	}
+}
+
+// Info is what is known about a value while a graph is built: its dtype, its
+// shape (-1 for sizes known only at run time) and, when it is a constant, its
+// value. A value whose rank is unknown has UnknownRank set and no Shape.
+type Info struct {
+	DType       ndarray.DType
+	Shape       []int
+	UnknownRank bool
+	Value       *ndarray.Array
+}
+
+// ShapeKnown reports whether every size of the shape is known.
+func (i Info) ShapeKnown() bool {
+	if i.UnknownRank {
+		return false
+	}
+	for _, d := range i.Shape {
+		if d < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (i Info) String() string {
+	if i.UnknownRank {
+		return fmt.Sprintf("%v[?]", i.DType)
+	}
+	return fmt.Sprintf("%v%v", i.DType, i.Shape)
+}
+
+// Flags describe how an op treats its inputs' buffers.
+type Flags uint8
+
+const (
+	// View: output 0 shares input 0's buffer (CreateView). Nothing is written.
+	View Flags = 1 << iota
+	// InPlace: the op may write output 0 into input 0's buffer when the
+	// executor allows it (Ctx.CanOverwrite), otherwise into a copy.
+	InPlace
+	// NoInference: shapes depend on values only known at run time; the op's
+	// Infer may return unknown sizes.
+	NoInference
+)
+
+// Def defines one op.
+type Def struct {
+	// Name is the SameDiff op name ("add", "matmul", "create_view", ...).
+	Name string
+	// Aliases are other names files use for the same op.
+	Aliases []string
+	// Type and Num are what graph files store beside the name: for custom
+	// ops, Type is Custom and Num the name's hash (filled by Register).
+	Type OpType
+	Num  int64
+	// MinIn and MaxIn bound the number of inputs; MaxIn < 0 means any number.
+	MinIn, MaxIn int
+	// Infer returns the outputs' dtypes and shapes from the inputs', or an
+	// error that says what does not fit.
+	Infer func(in []Info, a *Args) ([]Info, error)
+	// Run computes the outputs. It may assume Infer accepted the inputs'
+	// dtypes and ranks, but must check what only run time shows (sizes that
+	// were -1, values) and return an error rather than panic.
+	Run func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error)
+	// Grad builds the gradient of the op's inputs from its outputs'
+	// gradients; nil when the op is not differentiable.
+	Grad GradFunc
+	// NonDiff lists input positions that never carry a gradient (indices,
+	// shapes, labels given as integers, ...), beyond integer and bool inputs.
+	NonDiff []int
+	Flags   Flags
+	// Doc says in one line what the op computes.
+	Doc string
+}
+
+// Differentiable reports whether the op has a gradient rule.
+func (d *Def) Differentiable() bool { return d.Grad != nil }
+
+var (
+	regMu  sync.RWMutex
+	byName = map[string]*Def{}
+	byHash = map[int64]*Def{}
+)
+
+// Register adds d to the registry. It panics when the name is taken: the
+// registry is filled by init functions, and a clash is a bug in sdgo.
+func Register(d *Def) *Def {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if d.Num == 0 && d.Type == Custom {
+		d.Num = Hash(d.Name)
+	}
+	for _, n := range append([]string{d.Name}, d.Aliases...) {
+		if _, dup := byName[n]; dup {
+			panic("ops: duplicate op name " + n)
+		}
+		byName[n] = d
+		byHash[Hash(n)] = d
+	}
+	return d
+}
+
+// Lookup returns the op with this SameDiff name (or alias).
+func Lookup(name string) (*Def, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	d, ok := byName[name]
+	return d, ok
+}
+
+// LookupHash returns the op whose name (or alias) has this libnd4j hash.
+func LookupHash(h int64) (*Def, bool) {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	d, ok := byHash[h]
+	return d, ok
+}
+
+// All returns every registered op, sorted by name.
+func All() []*Def {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	seen := map[*Def]bool{}
+	var out []*Def
+	for _, d := range byName {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Ctx is what the executor gives an op when it runs.
+type Ctx struct {
+	// Node is the name of the op node running, for error messages.
+	Node string
+	// alloc returns an array of this dtype and shape whose elements the op
+	// must all write (recycled buffers are not cleared).
+	alloc func(dt ndarray.DType, shape []int) *ndarray.Array
+	// overwrite reports whether the op may write into input i's buffer.
+	overwrite func(i int) bool
+}
+
+// NewCtx returns a context that allocates with alloc (nil: fresh zeroed
+// arrays) and allows overwriting input i when overwrite(i) is true (nil:
+// never).
+func NewCtx(node string, alloc func(ndarray.DType, []int) *ndarray.Array, overwrite func(int) bool) *Ctx {
+	return &Ctx{Node: node, alloc: alloc, overwrite: overwrite}
+}
+
+// Alloc returns an output array. Its elements are unspecified: the op must
+// write every one.
+func (c *Ctx) Alloc(dt ndarray.DType, shape []int) *ndarray.Array {
+	if c != nil && c.alloc != nil {
+		return c.alloc(dt, shape)
+	}
+	a, err := ndarray.Zeros(dt, shape...)
+	if err != nil {
+		panic(err) // shapes reaching here were checked by the op
+	}
+	return a
+}
+
+// CanOverwrite reports whether the op may write into input i's buffer:
+// nothing else reads its current contents any more.
+func (c *Ctx) CanOverwrite(i int) bool {
+	return c != nil && c.overwrite != nil && c.overwrite(i)
+}

@@ -1,0 +1,369 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Shape ops. Where an op's result is a relabelling of its input's elements
+// (identity, reshape of a packed array, expand_dims, squeeze) it returns an
+// array sharing the input's buffer: values are immutable, and the executor
+// tracks buffers, not arrays, so sharing is invisible.
+
+var IdentityOp = Register(&Def{
+	Name: "identity", Type: Custom, MinIn: 1, MaxIn: 1, Doc: "x",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		o := same(in[0])
+		o.Value = in[0].Value
+		return infos(o), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) { return one(in[0], nil) },
+})
+
+// permArg returns the permutation from integer args or the optional second
+// input's constant value; nil with ok=false when only run time knows it.
+func permArg(in []Info, a *Args) ([]int, bool) {
+	if len(in) > 1 {
+		return constInts(in[1])
+	}
+	return intsOf(a.I), true
+}
+
+func permuteDef(name, doc string) *Def {
+	return &Def{
+		Name: name, Type: Custom, MinIn: 1, MaxIn: 2, Doc: doc, NonDiff: []int{1},
+		Infer: func(in []Info, a *Args) ([]Info, error) {
+			x := in[0]
+			perm, ok := permArg(in, a)
+			if x.UnknownRank {
+				return infos(Info{DType: x.DType, UnknownRank: true}), nil
+			}
+			if !ok {
+				return infos(Info{DType: x.DType, Shape: unknownShape(len(x.Shape))}), nil
+			}
+			s, err := ndarray.PermutedShape(x.Shape, perm)
+			if err != nil {
+				return nil, fmt.Errorf("%s of shape %v: %w", name, x.Shape, err)
+			}
+			return infos(Info{DType: x.DType, Shape: s}), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			perm := intsOf(a.I)
+			if len(in) > 1 {
+				p, err := arrayInts("the permutation input", in[1])
+				if err != nil {
+					return nil, err
+				}
+				perm = p
+			}
+			return one(ndarray.Permute(in[0], perm...))
+		},
+	}
+}
+
+var (
+	TransposeOp = Register(permuteDef("transpose", "axes permuted (reversed when no permutation is given)"))
+	PermuteOp   = Register(permuteDef("permute", "axes permuted by int args or a second input"))
+)
+
+// reshapeTarget reads the target shape: from the second input, or from the
+// integer arguments, where libnd4j may put the order ('c' = 99 or 'f' = 102,
+// possibly negated) first.
+func reshapeTarget(a *Args) []int {
+	s := a.I
+	if len(s) > 0 && (s[0] == 99 || s[0] == -99 || s[0] == 102 || s[0] == -102) {
+		s = s[1:]
+	}
+	return intsOf(s)
+}
+
+var ReshapeOp = Register(&Def{
+	Name: "reshape", Type: Custom, MinIn: 1, MaxIn: 2, NonDiff: []int{1},
+	Doc: "x with a new shape of the same size (one size may be -1); the shape is int args or a second input",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		x := in[0]
+		target := reshapeTarget(a)
+		if len(in) > 1 {
+			v, ok := constInts(in[1])
+			if !ok {
+				if !in[1].UnknownRank && len(in[1].Shape) == 1 && in[1].Shape[0] >= 0 {
+					return infos(Info{DType: x.DType, Shape: unknownShape(in[1].Shape[0])}), nil
+				}
+				return infos(Info{DType: x.DType, UnknownRank: true}), nil
+			}
+			target = v
+		}
+		if x.ShapeKnown() {
+			s, err := ndarray.ResolveShape(target, ndarray.Packed(x.Shape...).Size())
+			if err != nil {
+				return nil, fmt.Errorf("reshape of shape %v: %w", x.Shape, err)
+			}
+			return infos(Info{DType: x.DType, Shape: s}), nil
+		}
+		return infos(Info{DType: x.DType, Shape: append([]int(nil), target...)}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		target := reshapeTarget(a)
+		if len(in) > 1 {
+			t, err := arrayInts("the shape input", in[1])
+			if err != nil {
+				return nil, err
+			}
+			target = t
+		}
+		return one(ndarray.Reshape(in[0], target...))
+	},
+})
+
+func axisArg(in []Info, a *Args) (int, bool) {
+	if len(in) > 1 {
+		v, ok := constInts(in[1])
+		if !ok || len(v) != 1 {
+			return 0, false
+		}
+		return v[0], true
+	}
+	return int(a.Int(0, 0)), true
+}
+
+var ExpandDimsOp = Register(&Def{
+	Name: "expand_dims", Type: Custom, MinIn: 1, MaxIn: 2, NonDiff: []int{1},
+	Doc: "x with a size-1 axis inserted at int arg 0 (or a second input)",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		x := in[0]
+		ax, ok := axisArg(in, a)
+		if x.UnknownRank || !ok {
+			return infos(Info{DType: x.DType, UnknownRank: true}), nil
+		}
+		r := len(x.Shape)
+		if ax < 0 {
+			ax += r + 1
+		}
+		if ax < 0 || ax > r {
+			return nil, fmt.Errorf("expand_dims at axis %d of shape %v", ax, x.Shape)
+		}
+		s := append(append(append([]int(nil), x.Shape[:ax]...), 1), x.Shape[ax:]...)
+		return infos(Info{DType: x.DType, Shape: s}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		ax := int(a.Int(0, 0))
+		if len(in) > 1 {
+			v, err := arrayInts("the axis input", in[1])
+			if err != nil {
+				return nil, err
+			}
+			if len(v) != 1 {
+				return nil, fmt.Errorf("expand_dims: the axis input has %d values", len(v))
+			}
+			ax = v[0]
+		}
+		return one(ndarray.ExpandDims(in[0], ax))
+	},
+})
+
+var SqueezeOp = Register(&Def{
+	Name: "squeeze", Type: Custom, MinIn: 1, MaxIn: 1,
+	Doc: "x without the size-1 axes named by int args (all of them when none are)",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		x := in[0]
+		if x.UnknownRank {
+			return infos(Info{DType: x.DType, UnknownRank: true}), nil
+		}
+		if len(a.I) == 0 && !x.ShapeKnown() {
+			return infos(Info{DType: x.DType, UnknownRank: true}), nil
+		}
+		s, err := ndarray.SqueezedShape(x.Shape, intsOf(a.I))
+		if err != nil {
+			return nil, err
+		}
+		return infos(Info{DType: x.DType, Shape: s}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		return one(ndarray.Squeeze(in[0], intsOf(a.I)...))
+	},
+})
+
+func sameDTypes(name string, in []Info) error {
+	for i, x := range in[1:] {
+		if x.DType != in[0].DType {
+			return fmt.Errorf("%s: input %d is %v, input 0 is %v", name, i+1, x.DType, in[0].DType)
+		}
+	}
+	return nil
+}
+
+var ConcatOp = Register(&Def{
+	Name: "concat", Type: Custom, MinIn: 1, MaxIn: -1,
+	Doc: "inputs joined along int arg 0",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		if err := sameDTypes("concat", in); err != nil {
+			return nil, err
+		}
+		shapes := make([][]int, len(in))
+		for i, x := range in {
+			if x.UnknownRank {
+				return infos(Info{DType: in[0].DType, UnknownRank: true}), nil
+			}
+			shapes[i] = x.Shape
+		}
+		s, err := ndarray.ConcatShape(int(a.Int(0, 0)), shapes...)
+		if err != nil {
+			return nil, err
+		}
+		return infos(Info{DType: in[0].DType, Shape: s}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		return one(ndarray.Concat(int(a.Int(0, 0)), in...))
+	},
+})
+
+var StackOp = Register(&Def{
+	Name: "stack", Aliases: []string{"pack"}, Type: Custom, MinIn: 1, MaxIn: -1,
+	Doc: "inputs of one shape joined along a new axis, int arg 0",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		if err := sameDTypes("stack", in); err != nil {
+			return nil, err
+		}
+		x := in[0]
+		if x.UnknownRank {
+			return infos(Info{DType: x.DType, UnknownRank: true}), nil
+		}
+		for i, y := range in[1:] {
+			if y.UnknownRank {
+				continue
+			}
+			if len(y.Shape) != len(x.Shape) {
+				return nil, fmt.Errorf("stack: shape %v of input %d differs from %v", y.Shape, i+1, x.Shape)
+			}
+			for j := range y.Shape {
+				if y.Shape[j] >= 0 && x.Shape[j] >= 0 && y.Shape[j] != x.Shape[j] {
+					return nil, fmt.Errorf("stack: shape %v of input %d differs from %v", y.Shape, i+1, x.Shape)
+				}
+			}
+		}
+		ax := int(a.Int(0, 0))
+		r := len(x.Shape)
+		if ax < 0 {
+			ax += r + 1
+		}
+		if ax < 0 || ax > r {
+			return nil, fmt.Errorf("stack along axis %d of rank-%d inputs", a.Int(0, 0), r)
+		}
+		s := append(append(append([]int(nil), x.Shape[:ax]...), len(in)), x.Shape[ax:]...)
+		return infos(Info{DType: x.DType, Shape: s}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		return one(ndarray.Stack(int(a.Int(0, 0)), in...))
+	},
+})
+
+// castTarget reads the dtype from the dtype args, or from int arg 0 as a
+// SameDiff dtype number.
+func castTarget(a *Args) ndarray.DType {
+	if len(a.D) > 0 {
+		return a.D[0]
+	}
+	return ndarray.DType(a.Int(0, 0))
+}
+
+var CastOp = Register(&Def{
+	Name: "cast", Type: Custom, MinIn: 1, MaxIn: 1, Doc: "x converted to dtype arg 0",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		dt := castTarget(a)
+		if !dt.Computable() {
+			return nil, fmt.Errorf("cast to %v: sdgo cannot compute with that dtype", dt)
+		}
+		if !in[0].DType.Computable() {
+			return nil, fmt.Errorf("cast from %v: sdgo cannot compute with that dtype", in[0].DType)
+		}
+		return infos(Info{DType: dt, Shape: in[0].Shape, UnknownRank: in[0].UnknownRank}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		return one(ndarray.Cast(in[0], castTarget(a)))
+	},
+})
+
+var ShapeOfOp = Register(&Def{
+	Name: "shape_of", Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0},
+	Doc: "the shape of x as an int64 vector",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		if in[0].UnknownRank {
+			return infos(Info{DType: ndarray.Int64, Shape: []int{-1}}), nil
+		}
+		o := Info{DType: ndarray.Int64, Shape: []int{len(in[0].Shape)}}
+		if in[0].ShapeKnown() {
+			v := make([]int64, len(in[0].Shape))
+			for i, d := range in[0].Shape {
+				v[i] = int64(d)
+			}
+			o.Value, _ = ndarray.FromSlice(v, len(v))
+		}
+		return infos(o), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		v := make([]int64, in[0].Rank())
+		for i, d := range in[0].Shape() {
+			v[i] = int64(d)
+		}
+		return one(ndarray.FromSlice(v, len(v)))
+	},
+})
+
+// fillDType is dtype arg 0 when given, else def.
+func fillDType(a *Args, def ndarray.DType) ndarray.DType { return a.DType(0, def) }
+
+var FillOp = Register(&Def{
+	Name: "fill", Type: Custom, MinIn: 1, MaxIn: 2, NonDiff: []int{0, 1},
+	Doc: "an array of the shape given by input 0 filled with input 1 (or float arg 0); dtype arg 0 sets the dtype",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		def := ndarray.Float32
+		if len(in) > 1 {
+			def = in[1].DType
+		}
+		dt := fillDType(a, def)
+		if !dt.Computable() {
+			return nil, fmt.Errorf("fill with dtype %v: sdgo cannot compute with it", dt)
+		}
+		if s, ok := constInts(in[0]); ok {
+			return infos(Info{DType: dt, Shape: s}), nil
+		}
+		if !in[0].UnknownRank && len(in[0].Shape) == 1 && in[0].Shape[0] >= 0 {
+			return infos(Info{DType: dt, Shape: unknownShape(in[0].Shape[0])}), nil
+		}
+		return infos(Info{DType: dt, UnknownRank: true}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		shape, err := arrayInts("fill's shape input", in[0])
+		if err != nil {
+			return nil, err
+		}
+		v := a.Float(0, 0)
+		def := ndarray.Float32
+		if len(in) > 1 {
+			if in[1].Size() != 1 {
+				return nil, fmt.Errorf("fill: the value input has %d elements, want 1", in[1].Size())
+			}
+			v = in[1].Float64s()[0]
+			def = in[1].DType()
+		}
+		return one(ndarray.Full(fillDType(a, def), v, shape...))
+	},
+})
+
+func likeDef(name string, v float64, doc string, aliases ...string) *Def {
+	return &Def{
+		Name: name, Aliases: aliases, Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0}, Doc: doc,
+		Infer: func(in []Info, a *Args) ([]Info, error) {
+			return infos(Info{DType: fillDType(a, in[0].DType), Shape: in[0].Shape, UnknownRank: in[0].UnknownRank}), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			return one(ndarray.Full(fillDType(a, in[0].DType()), v, in[0].Shape()...))
+		},
+	}
+}
+
+var (
+	ZerosLikeOp = Register(likeDef("zeros_as", 0, "zeros of x's shape (and dtype, unless dtype arg 0 is given)", "zeroslike", "zeros_like"))
+	OnesLikeOp  = Register(likeDef("ones_as", 1, "ones of x's shape (and dtype, unless dtype arg 0 is given)", "oneslike", "ones_like"))
+)
