@@ -9,11 +9,17 @@ import (
 	"github.com/sdgo/sdgo/ops"
 )
 
-func f64(shape []int, v ...float64) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
-func f32(shape []int, v ...float32) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
-func i64(shape []int, v ...int64) *ndarray.Array   { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
-func i32(shape []int, v ...int32) *ndarray.Array   { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
-func bools(shape []int, v ...bool) *ndarray.Array  { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
+func f64(shape []int, v ...float64) *ndarray.Array {
+	return ndarray.Must(ndarray.FromSlice(v, shape...))
+}
+func f32(shape []int, v ...float32) *ndarray.Array {
+	return ndarray.Must(ndarray.FromSlice(v, shape...))
+}
+func i64(shape []int, v ...int64) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
+func i32(shape []int, v ...int32) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
+func bools(shape []int, v ...bool) *ndarray.Array {
+	return ndarray.Must(ndarray.FromSlice(v, shape...))
+}
 
 // forwardCase is one op applied to constant inputs with the expected outputs,
 // worked out by hand.
@@ -111,12 +117,12 @@ func forwardCases() []forwardCase {
 		{"floor", "floor", ops.Args{}, []*ndarray.Array{f64([]int{2}, 1.5, -1.5)}, []*ndarray.Array{f64([]int{2}, 1, -2)}, 0},
 		{"ceil", "ceil", ops.Args{}, []*ndarray.Array{f64([]int{2}, 1.5, -1.5)}, []*ndarray.Array{f64([]int{2}, 2, -1)}, 0},
 		{"round", "round", ops.Args{}, []*ndarray.Array{f64([]int{3}, 1.5, -1.5, 0.4)}, []*ndarray.Array{f64([]int{3}, 2, -2, 0)}, 0},
-		{"sin", "sin", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, math.Pi / 2)}, []*ndarray.Array{f64([]int{2}, 0, 1)}, 1e-15},
+		{"sin", "sin", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, math.Pi/2)}, []*ndarray.Array{f64([]int{2}, 0, 1)}, 1e-15},
 		{"cos", "cos", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, math.Pi)}, []*ndarray.Array{f64([]int{2}, 1, -1)}, 1e-15},
 		{"softplus", "softplus", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, 100)}, []*ndarray.Array{f64([]int{2}, math.Ln2, 100)}, 1e-15},
 		{"rsqrt", "rsqrt", ops.Args{}, []*ndarray.Array{f64([]int{2}, 4, 0.25)}, []*ndarray.Array{f64([]int{2}, 0.5, 2)}, 0},
-		{"log1p", "log1p", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, math.E - 1)}, []*ndarray.Array{f64([]int{2}, 0, 1)}, 1e-15},
-		{"expm1", "expm1", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, 1)}, []*ndarray.Array{f64([]int{2}, 0, math.E - 1)}, 1e-15},
+		{"log1p", "log1p", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, math.E-1)}, []*ndarray.Array{f64([]int{2}, 0, 1)}, 1e-15},
+		{"expm1", "expm1", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, 1)}, []*ndarray.Array{f64([]int{2}, 0, math.E-1)}, 1e-15},
 		{"softmax", "softmax", ops.Args{}, []*ndarray.Array{x}, []*ndarray.Array{f64([]int{2, 3}, append(s1, s2...)...)}, 1e-15},
 		{"softmax axis 0", "softmax", ops.Args{I: []int64{0}}, []*ndarray.Array{f64([]int{2, 1}, 0, math.Ln2)}, []*ndarray.Array{f64([]int{2, 1}, 1.0/3, 2.0/3)}, 1e-15},
 		{"log_softmax", "log_softmax", ops.Args{I: []int64{-1}}, []*ndarray.Array{x}, []*ndarray.Array{f64([]int{2, 3}, 1-lse1, 2-lse1, 3-lse1, 4-lse2, 5-lse2, 6-lse2)}, 1e-14},
