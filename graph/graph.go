@@ -339,3 +339,15 @@ func (g *Graph) ErrLocked() error { return g.err }
 
 // VersionLocked is Version for callers that hold the read lock.
 func (g *Graph) VersionLocked() uint64 { return g.version }
+
+// Meta keys shared by the packages that train graphs and save them, so that
+// neither needs to import the other.
+const (
+	// MetaTrainingConfig holds the training configuration as SameDiff's
+	// JSON text (a string).
+	MetaTrainingConfig = "trainingConfig"
+	// MetaUpdaterState holds the updater's state as a
+	// map[string]map[string]*ndarray.Array: parameter name -> state key
+	// (for Adam "M" and "V") -> array.
+	MetaUpdaterState = "updaterState"
+)

@@ -136,26 +136,33 @@ func unaryDef(name string, op ndarray.UnaryOp, doc string, paramDefault float64,
 }
 
 var (
-	NegOp        = Register(unaryDef("neg", ndarray.Neg, "-x", 0, "negative"))
-	AbsOp        = Register(unaryDef("abs", ndarray.Abs, "|x|", 0))
-	ExpOp        = Register(unaryDef("exp", ndarray.Exp, "e^x", 0))
-	LogOp        = Register(unaryDef("log", ndarray.Log, "ln x", 0))
-	SqrtOp       = Register(unaryDef("sqrt", ndarray.Sqrt, "√x", 0))
-	SquareOp     = Register(unaryDef("square", ndarray.Square, "x²", 0))
-	TanhOp       = Register(unaryDef("tanh", ndarray.Tanh, "tanh x", 0))
-	SigmoidOp    = Register(unaryDef("sigmoid", ndarray.Sigmoid, "1/(1+e^-x)", 0))
-	ReluOp       = Register(unaryDef("relu", ndarray.Relu, "max(x, 0)", 0))
-	LeakyReluOp  = Register(unaryDef("leakyrelu", ndarray.LeakyRelu, "x if x > 0 else alpha*x; float arg 0 is alpha (default 0.01)", 0.01))
-	SignOp       = Register(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0))
+	NegOp        = Register(legacy(unaryDef("neg", ndarray.Neg, "-x", 0, "negative"), TransformSame, 3))
+	AbsOp        = Register(legacy(unaryDef("abs", ndarray.Abs, "|x|", 0), TransformSame, 0))
+	ExpOp        = Register(legacy(unaryDef("exp", ndarray.Exp, "e^x", 0), TransformStrict, 23))
+	LogOp        = Register(legacy(unaryDef("log", ndarray.Log, "ln x", 0), TransformStrict, 24))
+	SqrtOp       = Register(legacy(unaryDef("sqrt", ndarray.Sqrt, "√x", 0), TransformFloat, 1))
+	SquareOp     = Register(legacy(unaryDef("square", ndarray.Square, "x²", 0), TransformSame, 12))
+	TanhOp       = Register(legacy(unaryDef("tanh", ndarray.Tanh, "tanh x", 0), TransformStrict, 29))
+	SigmoidOp    = Register(legacy(unaryDef("sigmoid", ndarray.Sigmoid, "1/(1+e^-x)", 0), TransformStrict, 26))
+	ReluOp       = Register(legacy(unaryDef("relu", ndarray.Relu, "max(x, 0)", 0), Scalar, 39))
+	LeakyReluOp  = Register(legacy(unaryDef("leakyrelu", ndarray.LeakyRelu, "x if x > 0 else alpha*x; float arg 0 is alpha (default 0.01)", 0.01), Scalar, 35))
+	SignOp       = Register(legacy(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0), TransformSame, 1))
 	ReciprocalOp = Register(unaryDef("reciprocal", ndarray.Reciprocal, "1/x", 0))
-	FloorOp      = Register(unaryDef("floor", ndarray.Floor, "⌊x⌋", 0))
-	CeilOp       = Register(unaryDef("ceil", ndarray.Ceil, "⌈x⌉", 0))
-	RoundOp      = Register(unaryDef("round", ndarray.Round, "x rounded half away from zero", 0))
-	SinOp        = Register(unaryDef("sin", ndarray.Sin, "sin x", 0))
-	CosOp        = Register(unaryDef("cos", ndarray.Cos, "cos x", 0))
-	SoftplusOp   = Register(unaryDef("softplus", ndarray.Softplus, "ln(1+e^x)", 0))
-	RsqrtOp      = Register(unaryDef("rsqrt", ndarray.Rsqrt, "1/√x", 0))
-	Log1pOp      = Register(unaryDef("log1p", ndarray.Log1p, "ln(1+x)", 0))
+	FloorOp      = Register(legacy(unaryDef("floor", ndarray.Floor, "⌊x⌋", 0), TransformSame, 18))
+	CeilOp       = Register(legacy(unaryDef("ceil", ndarray.Ceil, "⌈x⌉", 0), TransformSame, 17))
+	RoundOp      = Register(legacy(unaryDef("round", ndarray.Round, "x rounded half away from zero", 0), TransformSame, 4))
+	SinOp        = Register(legacy(unaryDef("sin", ndarray.Sin, "sin x", 0), TransformStrict, 27))
+	CosOp        = Register(legacy(unaryDef("cos", ndarray.Cos, "cos x", 0), TransformStrict, 22))
+	SoftplusOp   = Register(legacy(unaryDef("softplus", ndarray.Softplus, "ln(1+e^x)", 0), TransformStrict, 28))
+	RsqrtOp      = Register(legacy(unaryDef("rsqrt", ndarray.Rsqrt, "1/√x", 0), TransformFloat, 3))
+	Log1pOp      = Register(legacy(unaryDef("log1p", ndarray.Log1p, "ln(1+x)", 0), TransformStrict, 44))
 	Expm1Op      = Register(unaryDef("expm1", ndarray.Expm1, "e^x - 1", 0))
-	PowScalarOp  = Register(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1))
+	PowScalarOp  = Register(legacy(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1), Scalar, 31))
 )
+
+// legacy marks an op that SameDiff writes as a legacy op: a type and a number
+// in libnd4j's legacy tables instead of a name hash.
+func legacy(d *Def, t OpType, num int64) *Def {
+	d.Type, d.Num = t, num
+	return d
+}

@@ -159,6 +159,7 @@ func forwardCases() []forwardCase {
 		{"cast", "cast", ops.Args{D: []ndarray.DType{ndarray.Int32}}, []*ndarray.Array{f64([]int{3}, 1.7, -1.7, 0)}, []*ndarray.Array{i32([]int{3}, 1, -1, 0)}, 0},
 		{"cast int arg", "cast", ops.Args{I: []int64{int64(ndarray.Bool)}}, []*ndarray.Array{f64([]int{2}, 1.7, 0)}, []*ndarray.Array{bools([]int{2}, true, false)}, 0},
 		{"identity", "identity", ops.Args{}, []*ndarray.Array{x}, []*ndarray.Array{x}, 0},
+		{"reduce_to_shape_of", "reduce_to_shape_of", ops.Args{}, []*ndarray.Array{x, f64([]int{1, 3}, 0, 0, 0)}, []*ndarray.Array{f64([]int{1, 3}, 5, 7, 9)}, 0},
 		{"shape_of", "shape_of", ops.Args{}, []*ndarray.Array{x}, []*ndarray.Array{i64([]int{2}, 2, 3)}, 0},
 		{"fill", "fill", ops.Args{F: []float64{2.5}, D: []ndarray.DType{ndarray.Float64}}, []*ndarray.Array{i64([]int{2}, 2, 1)}, []*ndarray.Array{f64([]int{2, 1}, 2.5, 2.5)}, 0},
 		{"fill value input", "fill", ops.Args{}, []*ndarray.Array{i64([]int{1}, 3), ndarray.Scalar(int32(7))}, []*ndarray.Array{i32([]int{3}, 7, 7, 7)}, 0},
@@ -295,5 +296,27 @@ func TestRunErrorsNotPanics(t *testing.T) {
 	d, _ = ops.Lookup("softmax_cross_entropy_loss")
 	if _, err := d.Run(nil, []*ndarray.Array{f64([]int{1, 2}, 1, 2), ndarray.Scalar(1.0), f64([]int{1, 3}, 1, 0, 0)}, &ops.Args{}); err == nil {
 		t.Error("mismatched logits and labels did not fail")
+	}
+}
+
+func TestReduceToShapeOf(t *testing.T) {
+	x := f64([]int{2, 3}, 1, 2, 3, 4, 5, 6)
+	for _, c := range []struct {
+		like *ndarray.Array
+		want *ndarray.Array
+	}{
+		{f64([]int{3}, 0, 0, 0), f64([]int{3}, 5, 7, 9)},
+		{f64([]int{2, 1}, 0, 0), f64([]int{2, 1}, 6, 15)},
+		{ndarray.Scalar(0.0), ndarray.Scalar(21.0)},
+		{f64([]int{1, 1}, 0), f64([]int{1, 1}, 21)},
+		{x, x},
+	} {
+		got := runOp(t, "reduce_to_shape_of", ops.Args{}, x, c.like)
+		if !ndarray.Equal(got[0], c.want) {
+			t.Errorf("to %v: %v, want %v", c.like.Shape(), got[0], c.want)
+		}
+	}
+	if _, err := ops.SumToShape(x, []int{4}); err == nil {
+		t.Error("[2 3] summed to [4]")
 	}
 }

@@ -15,7 +15,14 @@ func ReduceArgs(keepDims bool, axes ...int) Args {
 	return Args{Dims: append([]int(nil), axes...), B: []bool{keepDims}}
 }
 
+// AllDims is SameDiff's "no dimensions here" marker (Integer.MAX_VALUE) in a
+// reduction's dimensions slot: the axes come from the second input, or are all.
+const AllDims = 1<<31 - 1
+
 func reduceAxesArg(a *Args) []int {
+	if len(a.Dims) == 1 && a.Dims[0] == AllDims {
+		return nil
+	}
 	if len(a.Dims) > 0 {
 		return a.Dims
 	}
@@ -88,13 +95,13 @@ func reduceDef(name string, op ndarray.ReduceOp, doc string) *Def {
 }
 
 var (
-	ReduceSumOp  = Register(reduceDef("reduce_sum", ndarray.Sum, "sum over axes"))
-	ReduceMeanOp = Register(reduceDef("reduce_mean", ndarray.Mean, "mean over axes"))
-	ReduceMaxOp  = Register(reduceDef("reduce_max", ndarray.Max, "largest element over axes"))
-	ReduceMinOp  = Register(reduceDef("reduce_min", ndarray.Min, "smallest element over axes"))
-	ReduceProdOp = Register(reduceDef("reduce_prod", ndarray.Prod, "product over axes"))
-	AllOp        = Register(reduceDef("all", ndarray.All, "true if every element over axes is true"))
-	AnyOp        = Register(reduceDef("any", ndarray.Any, "true if some element over axes is true"))
+	ReduceSumOp  = Register(legacy(reduceDef("reduce_sum", ndarray.Sum, "sum over axes"), ReduceSame, 0))
+	ReduceMeanOp = Register(legacy(reduceDef("reduce_mean", ndarray.Mean, "mean over axes"), ReduceFloat, 0))
+	ReduceMaxOp  = Register(legacy(reduceDef("reduce_max", ndarray.Max, "largest element over axes"), ReduceSame, 1))
+	ReduceMinOp  = Register(legacy(reduceDef("reduce_min", ndarray.Min, "smallest element over axes"), ReduceSame, 2))
+	ReduceProdOp = Register(legacy(reduceDef("reduce_prod", ndarray.Prod, "product over axes"), ReduceSame, 3))
+	AllOp        = Register(legacy(reduceDef("all", ndarray.All, "true if every element over axes is true"), ReduceBool, 1))
+	AnyOp        = Register(legacy(reduceDef("any", ndarray.Any, "true if some element over axes is true"), ReduceBool, 0))
 )
 
 // Index reductions: the position of the largest or smallest element along
@@ -158,3 +165,49 @@ var (
 	ArgMaxOp = Register(argDef("argmax", true, "index of the largest element along an axis"))
 	ArgMinOp = Register(argDef("argmin", false, "index of the smallest element along an axis"))
 )
+
+// ReduceToShapeOf sums its first input over the axes along which the second
+// input was broadcast, giving an array of the second input's shape. Gradient
+// rules use it to bring an output gradient back to a broadcast operand.
+var ReduceToShapeOfOp = Register(&Def{
+	Name: "reduce_to_shape_of", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
+	Doc: "x summed over the axes along which y was broadcast, giving y's shape",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		if err := needNumeric("reduce_to_shape_of", in[0]); err != nil {
+			return nil, err
+		}
+		return infos(Info{DType: in[0].DType, Shape: in[1].Shape, UnknownRank: in[1].UnknownRank}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		return one(SumToShape(in[0], in[1].Shape()))
+	},
+})
+
+// SumToShape sums x over the axes along which an array of shape was
+// broadcast to x's shape. It returns x itself when the shapes are equal.
+func SumToShape(x *ndarray.Array, shape []int) (*ndarray.Array, error) {
+	if ndarray.SameShape(x.Shape(), shape) {
+		return x, nil
+	}
+	xs := x.Shape()
+	if len(shape) > len(xs) {
+		return nil, fmt.Errorf("cannot sum shape %v down to %v", xs, shape)
+	}
+	lead := len(xs) - len(shape)
+	var axes []int
+	for i := range xs {
+		switch {
+		case i < lead:
+			axes = append(axes, i)
+		case shape[i-lead] == 1 && xs[i] != 1:
+			axes = append(axes, i)
+		case shape[i-lead] != xs[i]:
+			return nil, fmt.Errorf("cannot sum shape %v down to %v", xs, shape)
+		}
+	}
+	s, err := ndarray.Reduce(ndarray.Sum, x, axes, true)
+	if err != nil {
+		return nil, err
+	}
+	return ndarray.Reshape(s, shape...)
+}

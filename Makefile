@@ -1,0 +1,31 @@
+# make demo: build a graph in Go, run it (later: train, check, save, reload).
+# make test: vet, formatting, and every test with the race detector; the
+#            kernel tests also run for arm64 under qemu when it is installed.
+GO ?= go
+
+.PHONY: demo test vet fmt bench arm64
+
+demo:
+	$(GO) run ./examples/demo
+
+test: vet fmt
+	$(GO) test -race ./...
+	@$(MAKE) --no-print-directory arm64
+
+vet:
+	$(GO) vet ./...
+	GOARCH=arm64 $(GO) vet ./kernels/...
+
+fmt:
+	@out=$$(gofmt -l . | grep -v '^serialize/fb/'); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+arm64:
+	@if command -v qemu-aarch64-static >/dev/null 2>&1; then \
+		echo "arm64 kernels under qemu-aarch64-static:"; \
+		GOARCH=arm64 $(GO) test -exec qemu-aarch64-static ./kernels/...; \
+	else \
+		echo "qemu-aarch64-static not found: arm64 kernel tests skipped (apt-get install qemu-user-static)"; \
+	fi
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
