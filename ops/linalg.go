@@ -151,3 +151,95 @@ func batchSize(shape []int, nb, i int) int {
 	}
 	return shape[j]
 }
+
+func init() { MatMulOp.Grad = bpOp("matmul_bp") }
+
+// MatMulBpOp returns the gradients of matmul for inputs x, y and gradO, with
+// matmul's arguments. For C = op(X)·op(Y): d op(X) = G·op(Y)ᵀ and
+// d op(Y) = op(X)ᵀ·G, transposed back where X or Y was transposed, scaled by
+// alpha, and summed over broadcast batch axes.
+var MatMulBpOp = Register(bpDef("matmul_bp", 2, "gradients of matmul for inputs x, y, gradO; matmul's arguments",
+	func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		x, y, g := in[0], in[1], in[2]
+		tx, ty := a.Int(0, 0) != 0, a.Int(1, 0) != 0
+		// Vectors act as a 1×k row (x) and a k×1 column (y).
+		x2, y2 := x, y
+		var err error
+		if x.Rank() == 1 {
+			if x2, err = ndarray.Reshape(x, 1, x.Shape()[0]); err != nil {
+				return nil, err
+			}
+			tx = false
+		}
+		if y.Rank() == 1 {
+			if y2, err = ndarray.Reshape(y, y.Shape()[0], 1); err != nil {
+				return nil, err
+			}
+			ty = false
+		}
+		full, err := ndarray.MatMulShape(x2.Shape(), y2.Shape(), tx, ty)
+		if err != nil {
+			return nil, err
+		}
+		g2 := g
+		if a.Int(2, 0) != 0 && g.Rank() >= 2 {
+			// The forward result was transposed: G is the gradient of Cᵀ.
+			if g2, err = ndarray.Permute(g, swapLast(g.Rank())...); err != nil {
+				return nil, err
+			}
+		}
+		if g2, err = ndarray.Reshape(g2, full...); err != nil {
+			return nil, err
+		}
+		var dx, dy *ndarray.Array
+		if !tx {
+			dx, err = ndarray.MatMul(g2, y2, false, !ty)
+		} else {
+			dx, err = ndarray.MatMul(y2, g2, ty, true)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !ty {
+			dy, err = ndarray.MatMul(x2, g2, !tx, false)
+		} else {
+			dy, err = ndarray.MatMul(g2, x2, true, tx)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if alpha := a.Float(0, 1); alpha != 1 {
+			if err := ndarray.UnaryInto(ndarray.ScaleBy, dx, dx, alpha); err != nil {
+				return nil, err
+			}
+			if err := ndarray.UnaryInto(ndarray.ScaleBy, dy, dy, alpha); err != nil {
+				return nil, err
+			}
+		}
+		if dx, err = sumToRankShape(dx, x2.Shape(), x.Shape()); err != nil {
+			return nil, err
+		}
+		if dy, err = sumToRankShape(dy, y2.Shape(), y.Shape()); err != nil {
+			return nil, err
+		}
+		return []*ndarray.Array{dx, dy}, nil
+	}))
+
+// sumToRankShape sums d over broadcast batch axes down to shape2 (the
+// operand as a matrix), then gives it the operand's own shape.
+func sumToRankShape(d *ndarray.Array, shape2, shape []int) (*ndarray.Array, error) {
+	d, err := SumToShape(d, shape2)
+	if err != nil {
+		return nil, err
+	}
+	return ndarray.Reshape(d, shape...)
+}
+
+func swapLast(r int) []int {
+	p := make([]int, r)
+	for i := range p {
+		p[i] = i
+	}
+	p[r-1], p[r-2] = r-2, r-1
+	return p
+}

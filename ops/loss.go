@@ -84,7 +84,7 @@ func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Ar
 }
 
 var MSELossOp = Register(&Def{
-	Name: "mean_sqerr_loss", Type: Custom, MinIn: 3, MaxIn: 3, NonDiff: []int{1},
+	Name: "mean_sqerr_loss", Type: Custom, MinIn: 3, MaxIn: 3,
 	Doc:   "weighted (predictions - labels)²; inputs predictions, weights, labels; int arg 0 the LossReduce (default 3)",
 	Infer: lossInfer("mean_sqerr_loss", func(p Info) []int { return p.Shape }),
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
@@ -110,7 +110,7 @@ func smoothLabels(l *ndarray.Array, s float64) (*ndarray.Array, error) {
 }
 
 var SoftmaxCrossEntropyLossOp = Register(&Def{
-	Name: "softmax_cross_entropy_loss", Type: Custom, MinIn: 3, MaxIn: 3, NonDiff: []int{1},
+	Name: "softmax_cross_entropy_loss", Type: Custom, MinIn: 3, MaxIn: 3,
 	Doc: "weighted -Σ labels·log softmax(logits) over the last axis; inputs logits, weights, labels; " +
 		"int arg 0 the LossReduce (default 3); float arg 0 label smoothing",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -144,5 +144,211 @@ var SoftmaxCrossEntropyLossOp = Register(&Def{
 			return nil, err
 		}
 		return one(lossReduce(s, w, LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount)))))
+	},
+})
+
+// Loss gradients. The fused ops take libnd4j's loss inputs (predictions,
+// weights, labels) plus, as sdgo's extension, the gradient of the loss
+// output (without it, 1), and return the gradients of all three inputs.
+
+func init() {
+	lossGrad := func(name string) GradFunc {
+		return func(b GradBuilder, n GradNode, d []Value) []Value {
+			return b.Op(name, n.Args.Clone(), n.In[0], n.In[1], n.In[2], d[0])
+		}
+	}
+	MSELossOp.Grad = lossGrad("mean_sqerr_loss_grad")
+	SoftmaxCrossEntropyLossOp.Grad = lossGrad("softmax_cross_entropy_loss_grad")
+}
+
+// lossCoef returns, for per-element losses l, weights w and the output
+// gradient dO, the coefficient dL/dl (l's shape) and dL/dw (w's shape).
+func lossCoef(l, w, dO *ndarray.Array, mode LossReduce) (coef, dw *ndarray.Array, err error) {
+	wb, err := ndarray.BroadcastTo(w, l.Shape()...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("weights of shape %v do not fit losses of shape %v: %w", w.Shape(), l.Shape(), err)
+	}
+	// dL/d(wb) before summing to w's shape.
+	var dwb *ndarray.Array
+	switch mode {
+	case LossNone, LossSum:
+		if coef, err = bin(ndarray.Mul, wb, dO); err != nil {
+			return nil, nil, err
+		}
+		dwb, err = bin(ndarray.Mul, l, dO)
+	case LossMeanByWeight, LossMeanByNonzeroWeightCount:
+		var denom float64
+		if mode == LossMeanByWeight {
+			s, err := ndarray.Reduce(ndarray.Sum, wb, nil, false)
+			if err != nil {
+				return nil, nil, err
+			}
+			denom = s.Float()
+		} else {
+			for _, v := range wb.Float64s() {
+				if v != 0 {
+					denom++
+				}
+			}
+		}
+		if denom == 0 {
+			// The loss is 0 whatever the inputs.
+			z, _ := ndarray.Zeros(l.DType(), l.Shape()...)
+			zw, _ := ndarray.Zeros(w.DType(), w.Shape()...)
+			return z, zw, nil
+		}
+		scale, _ := ndarray.Unary(ndarray.ScaleBy, dO, 1/denom)
+		if coef, err = bin(ndarray.Mul, wb, scale); err != nil {
+			return nil, nil, err
+		}
+		if dwb, err = bin(ndarray.Mul, l, scale); err != nil {
+			return nil, nil, err
+		}
+		if mode == LossMeanByWeight {
+			// L = S/W with W = Σwb: dL/dwb = l/W - S/W².
+			wl, err := bin(ndarray.Mul, wb, l)
+			if err != nil {
+				return nil, nil, err
+			}
+			s, err := ndarray.Reduce(ndarray.Sum, wl, nil, false)
+			if err != nil {
+				return nil, nil, err
+			}
+			if dwb, err = bin(ndarray.Sub, dwb, ndarray.Must(ndarray.Unary(ndarray.ScaleBy, scale, s.Float()/denom))); err != nil {
+				return nil, nil, err
+			}
+		}
+	default:
+		return nil, nil, fmt.Errorf("unknown loss reduction %d (want 0..3)", mode)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	dw, err = SumToShape(dwb, w.Shape())
+	return coef, dw, err
+}
+
+func lossGradInfer(name string) func(in []Info, a *Args) ([]Info, error) {
+	return func(in []Info, a *Args) ([]Info, error) {
+		if err := needFloat(name, in[0]); err != nil {
+			return nil, err
+		}
+		return sameInfos(in, 3), nil
+	}
+}
+
+// gradOf returns the optional fourth input, or a scalar 1.
+func gradOf(in []*ndarray.Array) *ndarray.Array {
+	if len(in) > 3 {
+		return in[3]
+	}
+	return ndarray.Must(ndarray.ScalarOf(in[0].DType(), 1))
+}
+
+var MSELossGradOp = Register(&Def{
+	Name: "mean_sqerr_loss_grad", Type: Custom, MinIn: 3, MaxIn: 4,
+	Doc:   "gradients of mean_sqerr_loss for inputs predictions, weights, labels and optionally gradO",
+	Infer: lossGradInfer("mean_sqerr_loss_grad"),
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		p, w, lab := in[0], in[1], in[2]
+		diff, err := bin(ndarray.Sub, p, lab)
+		if err != nil {
+			return nil, err
+		}
+		e, err := bin(ndarray.Mul, diff, diff)
+		if err != nil {
+			return nil, err
+		}
+		coef, dw, err := lossCoef(e, w, gradOf(in), LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))))
+		if err != nil {
+			return nil, err
+		}
+		dp, err := bin(ndarray.Mul, diff, coef)
+		if err != nil {
+			return nil, err
+		}
+		if err := ndarray.UnaryInto(ndarray.ScaleBy, dp, dp, 2); err != nil {
+			return nil, err
+		}
+		dl, err := ndarray.Unary(ndarray.Neg, dp, 0)
+		if err != nil {
+			return nil, err
+		}
+		if dp, err = SumToShape(dp, p.Shape()); err != nil {
+			return nil, err
+		}
+		if dl, err = SumToShape(dl, lab.Shape()); err != nil {
+			return nil, err
+		}
+		return []*ndarray.Array{dp, dw, dl}, nil
+	},
+})
+
+var SoftmaxCrossEntropyLossGradOp = Register(&Def{
+	Name: "softmax_cross_entropy_loss_grad", Type: Custom, MinIn: 3, MaxIn: 4,
+	Doc:   "gradients of softmax_cross_entropy_loss for inputs logits, weights, labels and optionally gradO",
+	Infer: lossGradInfer("softmax_cross_entropy_loss_grad"),
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		z, w, lab := in[0], in[1], in[2]
+		if !ndarray.SameShape(z.Shape(), lab.Shape()) {
+			return nil, fmt.Errorf("logits of shape %v and labels of shape %v differ", z.Shape(), lab.Shape())
+		}
+		s := a.Float(0, 0)
+		labS, err := smoothLabels(lab, s)
+		if err != nil {
+			return nil, err
+		}
+		ls, err := ndarray.LogSoftmax(z, -1)
+		if err != nil {
+			return nil, err
+		}
+		// Per-example loss l = -Σ labS·ls.
+		pl, err := bin(ndarray.Mul, ls, labS)
+		if err != nil {
+			return nil, err
+		}
+		l, err := ndarray.Reduce(ndarray.Sum, pl, []int{-1}, false)
+		if err != nil {
+			return nil, err
+		}
+		if err := ndarray.UnaryInto(ndarray.Neg, l, l, 0); err != nil {
+			return nil, err
+		}
+		coef, dw, err := lossCoef(l, w, gradOf(in), LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))))
+		if err != nil {
+			return nil, err
+		}
+		ck, err := ndarray.ExpandDims(coef, -1)
+		if err != nil {
+			return nil, err
+		}
+		// dl/dz = softmax(z)·Σ labS - labS.
+		sm, err := ndarray.Softmax(z, -1)
+		if err != nil {
+			return nil, err
+		}
+		sumLab, err := ndarray.Reduce(ndarray.Sum, labS, []int{-1}, true)
+		if err != nil {
+			return nil, err
+		}
+		dz, err := bin(ndarray.Mul, sm, sumLab)
+		if err != nil {
+			return nil, err
+		}
+		if err := ndarray.BinaryInto(ndarray.Sub, dz, dz, labS); err != nil {
+			return nil, err
+		}
+		if err := ndarray.BinaryInto(ndarray.Mul, dz, dz, ck); err != nil {
+			return nil, err
+		}
+		// dl/dlabels = -(1-s)·ls.
+		dlab, err := bin(ndarray.Mul, ls, ck)
+		if err != nil {
+			return nil, err
+		}
+		if err := ndarray.UnaryInto(ndarray.ScaleBy, dlab, dlab, -(1 - s)); err != nil {
+			return nil, err
+		}
+		return []*ndarray.Array{dz, dw, dlab}, nil
 	},
 })

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sdgo/sdgo/ndarray"
 )
@@ -34,17 +35,161 @@ func binaryDef(name string, op ndarray.BinaryOp, doc string, aliases ...string) 
 }
 
 var (
-	AddOp        = Register(binaryDef("add", ndarray.Add, "x + y"))
-	SubOp        = Register(binaryDef("subtract", ndarray.Sub, "x - y", "sub"))
-	MulOp        = Register(binaryDef("multiply", ndarray.Mul, "x * y", "mul"))
-	DivOp        = Register(binaryDef("divide", ndarray.Div, "x / y (integers truncate; integer division by zero is an error)", "div", "realdiv"))
-	PowOp        = Register(binaryDef("Pow", ndarray.Pow, "x raised to y", "pow_pairwise"))
-	MaximumOp    = Register(binaryDef("maximum", ndarray.Maximum, "the larger of x and y (NaN wins)"))
-	MinimumOp    = Register(binaryDef("minimum", ndarray.Minimum, "the smaller of x and y (NaN wins)"))
-	SquaredSubOp = Register(binaryDef("squaredsubtract", ndarray.SquaredDiff, "(x - y)²", "squared_difference"))
+	AddOp     = Register(withGrad(binaryDef("add", ndarray.Add, "x + y"), bpOp("add_bp")))
+	SubOp     = Register(withGrad(binaryDef("subtract", ndarray.Sub, "x - y", "sub"), bpOp("subtract_bp")))
+	MulOp     = Register(withGrad(binaryDef("multiply", ndarray.Mul, "x * y", "mul"), bpOp("multiply_bp")))
+	DivOp     = Register(withGrad(binaryDef("divide", ndarray.Div, "x / y (integers truncate; integer division by zero is an error)", "div", "realdiv"), bpOp("divide_bp")))
+	PowOp     = Register(withGrad(binaryDef("Pow", ndarray.Pow, "x raised to y", "pow_pairwise"), bpOp("Pow_bp")))
+	MaximumOp = Register(withGrad(binaryDef("maximum", ndarray.Maximum, "the larger of x and y (NaN wins)"), bpOp("maximum_bp")))
+	MinimumOp = Register(withGrad(binaryDef("minimum", ndarray.Minimum, "the smaller of x and y (NaN wins)"), bpOp("minimum_bp")))
+	// Floor division and modulo are piecewise constant in x and y almost
+	// everywhere; like TensorFlow, sdgo gives them no gradient.
+	SquaredSubOp = Register(withGrad(binaryDef("squaredsubtract", ndarray.SquaredDiff, "(x - y)²", "squared_difference"), bpOp("squaredsubtract_bp")))
 	FloorDivOp   = Register(binaryDef("floordiv", ndarray.FloorDiv, "floor(x / y)"))
 	FloorModOp   = Register(binaryDef("floormod", ndarray.FloorMod, "x - floor(x / y)*y"))
 )
+
+// The fused backprop ops of the binary ops: inputs x, y and the output
+// gradient g; outputs dL/dx and dL/dy, each summed back over the axes along
+// which its operand was broadcast (libnd4j's *_bp ops).
+
+// binaryBp builds such an op from the two full-shape gradients.
+func binaryBp(name string, grads func(x, y, g *ndarray.Array) (gx, gy *ndarray.Array, err error)) *Def {
+	return bpDef(name, 2, "gradients of "+strings.TrimSuffix(name, "_bp")+" for inputs x, y, gradO", func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		x, y, g := in[0], in[1], in[2]
+		gx, gy, err := grads(x, y, g)
+		if err != nil {
+			return nil, err
+		}
+		if gx, err = SumToShape(gx, x.Shape()); err != nil {
+			return nil, err
+		}
+		if gy, err = SumToShape(gy, y.Shape()); err != nil {
+			return nil, err
+		}
+		return []*ndarray.Array{gx, gy}, nil
+	})
+}
+
+// mask returns 1 where op(x, y) holds and 0 elsewhere, in g's dtype.
+func mask(op ndarray.CompareOp, x, y, g *ndarray.Array) (*ndarray.Array, error) {
+	m, err := ndarray.Compare(op, x, y)
+	if err != nil {
+		return nil, err
+	}
+	return ndarray.Cast(m, g.DType())
+}
+
+var (
+	AddBpOp = Register(binaryBp("add_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		return g, g, nil
+	}))
+	SubBpOp = Register(binaryBp("subtract_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		ng, err := ndarray.Unary(ndarray.Neg, g, 0)
+		return g, ng, err
+	}))
+	MulBpOp = Register(binaryBp("multiply_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		gx, err := bin(ndarray.Mul, g, y)
+		if err != nil {
+			return nil, nil, err
+		}
+		gy, err := bin(ndarray.Mul, g, x)
+		return gx, gy, err
+	}))
+	DivBpOp = Register(binaryBp("divide_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		// d(x/y)/dx = 1/y, d(x/y)/dy = -x/y²
+		gx, err := bin(ndarray.Div, g, y)
+		if err != nil {
+			return nil, nil, err
+		}
+		q, err := bin(ndarray.Div, x, y)
+		if err != nil {
+			return nil, nil, err
+		}
+		gy, err := bin(ndarray.Mul, gx, q)
+		if err != nil {
+			return nil, nil, err
+		}
+		return gx, gy, ndarray.UnaryInto(ndarray.Neg, gy, gy, 0)
+	}))
+	PowBpOp = Register(binaryBp("Pow_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		// d(x^y)/dx = y·x^(y-1); d(x^y)/dy = x^y·ln x, taken as 0 where
+		// x <= 0 (ln undefined), as TensorFlow does.
+		ym1, err := ndarray.Unary(ndarray.AddScalar, y, -1)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := bin(ndarray.Pow, x, ym1)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p, err = bin(ndarray.Mul, p, y); err != nil {
+			return nil, nil, err
+		}
+		gx, err := bin(ndarray.Mul, g, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		pos, err := mask(ndarray.Gt, x, ndarray.Must(ndarray.ScalarOf(x.DType(), 0)), g)
+		if err != nil {
+			return nil, nil, err
+		}
+		safe, err := bin(ndarray.Maximum, x, ndarray.Must(ndarray.ScalarOf(x.DType(), 1e-300)))
+		if err != nil {
+			return nil, nil, err
+		}
+		lx, err := ndarray.Unary(ndarray.Log, safe, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		xy, err := bin(ndarray.Pow, x, y)
+		if err != nil {
+			return nil, nil, err
+		}
+		gy := g
+		for _, f := range []*ndarray.Array{xy, lx, pos} {
+			if gy, err = bin(ndarray.Mul, gy, f); err != nil {
+				return nil, nil, err
+			}
+		}
+		return gx, gy, nil
+	}))
+	MaximumBpOp = Register(binaryBp("maximum_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		return routeBp(ndarray.Ge, x, y, g) // ties go to x
+	}))
+	MinimumBpOp = Register(binaryBp("minimum_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		return routeBp(ndarray.Le, x, y, g)
+	}))
+	SquaredSubBpOp = Register(binaryBp("squaredsubtract_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+		d, err := bin(ndarray.Sub, x, y)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := ndarray.UnaryInto(ndarray.ScaleBy, d, d, 2); err != nil {
+			return nil, nil, err
+		}
+		gx, err := bin(ndarray.Mul, g, d)
+		if err != nil {
+			return nil, nil, err
+		}
+		gy, err := ndarray.Unary(ndarray.Neg, gx, 0)
+		return gx, gy, err
+	}))
+)
+
+// routeBp sends g to x where op(x, y) holds and to y elsewhere.
+func routeBp(op ndarray.CompareOp, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+	m, err := mask(op, x, y, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	gx, err := bin(ndarray.Mul, g, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	gy, err := bin(ndarray.Sub, g, gx)
+	return gx, gy, err
+}
 
 // Comparisons give bool arrays.
 
@@ -136,28 +281,99 @@ func unaryDef(name string, op ndarray.UnaryOp, doc string, paramDefault float64,
 }
 
 var (
-	NegOp        = Register(legacy(unaryDef("neg", ndarray.Neg, "-x", 0, "negative"), TransformSame, 3))
-	AbsOp        = Register(legacy(unaryDef("abs", ndarray.Abs, "|x|", 0), TransformSame, 0))
-	ExpOp        = Register(legacy(unaryDef("exp", ndarray.Exp, "e^x", 0), TransformStrict, 23))
-	LogOp        = Register(legacy(unaryDef("log", ndarray.Log, "ln x", 0), TransformStrict, 24))
-	SqrtOp       = Register(legacy(unaryDef("sqrt", ndarray.Sqrt, "√x", 0), TransformFloat, 1))
-	SquareOp     = Register(legacy(unaryDef("square", ndarray.Square, "x²", 0), TransformSame, 12))
-	TanhOp       = Register(legacy(unaryDef("tanh", ndarray.Tanh, "tanh x", 0), TransformStrict, 29))
-	SigmoidOp    = Register(legacy(unaryDef("sigmoid", ndarray.Sigmoid, "1/(1+e^-x)", 0), TransformStrict, 26))
-	ReluOp       = Register(legacy(unaryDef("relu", ndarray.Relu, "max(x, 0)", 0), Scalar, 39))
-	LeakyReluOp  = Register(legacy(unaryDef("leakyrelu", ndarray.LeakyRelu, "x if x > 0 else alpha*x; float arg 0 is alpha (default 0.01)", 0.01), Scalar, 35))
-	SignOp       = Register(legacy(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0), TransformSame, 1))
-	ReciprocalOp = Register(unaryDef("reciprocal", ndarray.Reciprocal, "1/x", 0))
-	FloorOp      = Register(legacy(unaryDef("floor", ndarray.Floor, "⌊x⌋", 0), TransformSame, 18))
-	CeilOp       = Register(legacy(unaryDef("ceil", ndarray.Ceil, "⌈x⌉", 0), TransformSame, 17))
-	RoundOp      = Register(legacy(unaryDef("round", ndarray.Round, "x rounded half away from zero", 0), TransformSame, 4))
-	SinOp        = Register(legacy(unaryDef("sin", ndarray.Sin, "sin x", 0), TransformStrict, 27))
-	CosOp        = Register(legacy(unaryDef("cos", ndarray.Cos, "cos x", 0), TransformStrict, 22))
-	SoftplusOp   = Register(legacy(unaryDef("softplus", ndarray.Softplus, "ln(1+e^x)", 0), TransformStrict, 28))
-	RsqrtOp      = Register(legacy(unaryDef("rsqrt", ndarray.Rsqrt, "1/√x", 0), TransformFloat, 3))
-	Log1pOp      = Register(legacy(unaryDef("log1p", ndarray.Log1p, "ln(1+x)", 0), TransformStrict, 44))
-	Expm1Op      = Register(unaryDef("expm1", ndarray.Expm1, "e^x - 1", 0))
-	PowScalarOp  = Register(legacy(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1), Scalar, 31))
+	NegOp = Register(withGrad(legacy(unaryDef("neg", ndarray.Neg, "-x", 0, "negative"), TransformSame, 3),
+		func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{neg(b, d[0])} }))
+	AbsOp = Register(withGrad(legacy(unaryDef("abs", ndarray.Abs, "|x|", 0), TransformSame, 0),
+		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "sign", Args{}, x) })))
+	ExpOp = Register(withGrad(legacy(unaryDef("exp", ndarray.Exp, "e^x", 0), TransformStrict, 23),
+		fromXY(func(b GradBuilder, x, y Value) Value { return y })))
+	LogOp = Register(withGrad(legacy(unaryDef("log", ndarray.Log, "ln x", 0), TransformStrict, 24),
+		func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{div(b, d[0], n.In[0])} }))
+	SqrtOp = Register(withGrad(legacy(unaryDef("sqrt", ndarray.Sqrt, "√x", 0), TransformFloat, 1),
+		func(b GradBuilder, n GradNode, d []Value) []Value {
+			return []Value{div(b, d[0], mul(b, n.Out[0], scalarLike(b, n.Out[0], 2)))}
+		}))
+	SquareOp = Register(withGrad(legacy(unaryDef("square", ndarray.Square, "x²", 0), TransformSame, 12),
+		fromXY(func(b GradBuilder, x, y Value) Value { return mul(b, x, scalarLike(b, x, 2)) })))
+	TanhOp      = Register(withGrad(legacy(unaryDef("tanh", ndarray.Tanh, "tanh x", 0), TransformStrict, 29), bpOp("tanh_bp")))
+	SigmoidOp   = Register(withGrad(legacy(unaryDef("sigmoid", ndarray.Sigmoid, "1/(1+e^-x)", 0), TransformStrict, 26), bpOp("sigmoid_bp")))
+	ReluOp      = Register(withGrad(legacy(unaryDef("relu", ndarray.Relu, "max(x, 0)", 0), Scalar, 39), bpOp("relu_bp")))
+	LeakyReluOp = Register(withGrad(legacy(unaryDef("leakyrelu", ndarray.LeakyRelu, "x if x > 0 else alpha*x; float arg 0 is alpha (default 0.01)", 0.01), Scalar, 35),
+		bpOp("lrelu_bp")))
+	SignOp       = Register(withGrad(legacy(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0), TransformSame, 1), zeroGrad))
+	ReciprocalOp = Register(withGrad(unaryDef("reciprocal", ndarray.Reciprocal, "1/x", 0),
+		fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "square", Args{}, y)) })))
+	FloorOp = Register(withGrad(legacy(unaryDef("floor", ndarray.Floor, "⌊x⌋", 0), TransformSame, 18), zeroGrad))
+	CeilOp  = Register(withGrad(legacy(unaryDef("ceil", ndarray.Ceil, "⌈x⌉", 0), TransformSame, 17), zeroGrad))
+	RoundOp = Register(withGrad(legacy(unaryDef("round", ndarray.Round, "x rounded half away from zero", 0), TransformSame, 4), zeroGrad))
+	SinOp   = Register(withGrad(legacy(unaryDef("sin", ndarray.Sin, "sin x", 0), TransformStrict, 27),
+		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "cos", Args{}, x) })))
+	CosOp = Register(withGrad(legacy(unaryDef("cos", ndarray.Cos, "cos x", 0), TransformStrict, 22),
+		fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "sin", Args{}, x)) })))
+	SoftplusOp = Register(withGrad(legacy(unaryDef("softplus", ndarray.Softplus, "ln(1+e^x)", 0), TransformStrict, 28),
+		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "sigmoid", Args{}, x) })))
+	RsqrtOp = Register(withGrad(legacy(unaryDef("rsqrt", ndarray.Rsqrt, "1/√x", 0), TransformFloat, 3),
+		fromXY(func(b GradBuilder, x, y Value) Value {
+			return mul(b, op1(b, "pow", Args{F: []float64{3}}, y), scalarLike(b, y, -0.5))
+		})))
+	Log1pOp = Register(withGrad(legacy(unaryDef("log1p", ndarray.Log1p, "ln(1+x)", 0), TransformStrict, 44),
+		func(b GradBuilder, n GradNode, d []Value) []Value {
+			return []Value{div(b, d[0], op1(b, "add", Args{}, n.In[0], scalarLike(b, n.In[0], 1)))}
+		}))
+	Expm1Op = Register(withGrad(unaryDef("expm1", ndarray.Expm1, "e^x - 1", 0),
+		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "add", Args{}, y, scalarLike(b, y, 1)) })))
+	PowScalarOp = Register(withGrad(legacy(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1), Scalar, 31),
+		func(b GradBuilder, n GradNode, d []Value) []Value {
+			p := n.Args.Float(0, 1)
+			dx := mul(b, op1(b, "pow", Args{F: []float64{p - 1}}, n.In[0]), scalarLike(b, n.In[0], p))
+			return []Value{mul(b, d[0], dx)}
+		}))
+)
+
+// The fused backprop ops of the activations: inputs x and the output
+// gradient g, output dL/dx (libnd4j's tanh_bp, sigmoid_bp, relu_bp, lrelu_bp).
+
+func unaryBp(name string, deriv func(x *ndarray.Array, a *Args) (*ndarray.Array, error)) *Def {
+	return bpDef(name, 1, "gradient of "+strings.TrimSuffix(name, "_bp")+" for input x, gradO", func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		d, err := deriv(in[0], a)
+		if err != nil {
+			return nil, err
+		}
+		return one(d, ndarray.BinaryInto(ndarray.Mul, d, d, in[1]))
+	})
+}
+
+var (
+	TanhBpOp = Register(unaryBp("tanh_bp", func(x *ndarray.Array, _ *Args) (*ndarray.Array, error) {
+		t, err := ndarray.Unary(ndarray.Tanh, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		return t, ndarray.UnaryInto(ndarray.TanhGrad, t, t, 0)
+	}))
+	SigmoidBpOp = Register(unaryBp("sigmoid_bp", func(x *ndarray.Array, _ *Args) (*ndarray.Array, error) {
+		s, err := ndarray.Unary(ndarray.Sigmoid, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		return s, ndarray.UnaryInto(ndarray.SigmoidGrad, s, s, 0)
+	}))
+	ReluBpOp = Register(unaryBp("relu_bp", func(x *ndarray.Array, _ *Args) (*ndarray.Array, error) {
+		return ndarray.Unary(ndarray.Step, x, 0)
+	}))
+	LeakyReluBpOp = Register(unaryBp("lrelu_bp", func(x *ndarray.Array, a *Args) (*ndarray.Array, error) {
+		// 1 where x > 0, alpha elsewhere: leakyrelu(step(x) - 1) + 1 would
+		// do; computing alpha + (1-alpha)·step(x) is clearer.
+		s, err := ndarray.Unary(ndarray.Step, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		alpha := a.Float(0, 0.01)
+		if err := ndarray.UnaryInto(ndarray.ScaleBy, s, s, 1-alpha); err != nil {
+			return nil, err
+		}
+		return s, ndarray.UnaryInto(ndarray.AddScalar, s, s, alpha)
+	}))
 )
 
 // legacy marks an op that SameDiff writes as a legacy op: a type and a number

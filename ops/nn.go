@@ -38,3 +38,71 @@ var (
 	SoftmaxOp    = Register(softmaxDef("softmax", false, "e^x / Σe^x along an axis (int arg 0, default -1)"))
 	LogSoftmaxOp = Register(softmaxDef("log_softmax", true, "x - log Σe^x along an axis (int arg 0, default -1)"))
 )
+
+func init() {
+	SoftmaxOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		// Passing the output saves recomputing it.
+		return b.Op("softmax_bp", n.Args.Clone(), n.In[0], d[0], n.Out[0])
+	}
+	LogSoftmaxOp.Grad = bpOp("log_softmax_bp")
+}
+
+// softmaxBp computes the softmax gradient y·(g - Σ g·y) along the axis.
+func softmaxBp(x, g, y *ndarray.Array, axis int) (*ndarray.Array, error) {
+	var err error
+	if y == nil {
+		if y, err = ndarray.Softmax(x, axis); err != nil {
+			return nil, err
+		}
+	}
+	gy, err := bin(ndarray.Mul, g, y)
+	if err != nil {
+		return nil, err
+	}
+	s, err := ndarray.Reduce(ndarray.Sum, gy, []int{axis}, true)
+	if err != nil {
+		return nil, err
+	}
+	d, err := bin(ndarray.Sub, g, s)
+	if err != nil {
+		return nil, err
+	}
+	return d, ndarray.BinaryInto(ndarray.Mul, d, d, y)
+}
+
+var (
+	SoftmaxBpOp = Register(&Def{
+		Name: "softmax_bp", Type: Custom, MinIn: 2, MaxIn: 3,
+		Doc: "gradient of softmax for inputs x, gradO and optionally the softmax output; int arg 0 the axis",
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			if err := needFloat("softmax_bp", in[0]); err != nil {
+				return nil, err
+			}
+			return sameInfos(in, 1), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			var y *ndarray.Array
+			if len(in) > 2 {
+				y = in[2]
+			}
+			return one(softmaxBp(in[0], in[1], y, int(a.Int(0, -1))))
+		},
+	})
+	LogSoftmaxBpOp = Register(bpDef("log_softmax_bp", 1, "gradient of log_softmax for inputs x, gradO; int arg 0 the axis",
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			// d = g - softmax(x)·Σg along the axis.
+			axis := int(a.Int(0, -1))
+			y, err := ndarray.Softmax(in[0], axis)
+			if err != nil {
+				return nil, err
+			}
+			s, err := ndarray.Reduce(ndarray.Sum, in[1], []int{axis}, true)
+			if err != nil {
+				return nil, err
+			}
+			if err := ndarray.BinaryInto(ndarray.Mul, y, y, s); err != nil {
+				return nil, err
+			}
+			return one(bin(ndarray.Sub, in[1], y))
+		}))
+)

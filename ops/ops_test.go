@@ -197,7 +197,7 @@ func forwardCases() []forwardCase {
 }
 
 func TestForward(t *testing.T) {
-	for _, c := range forwardCases() {
+	for _, c := range append(forwardCases(), gradOpCases()...) {
 		t.Run(c.name, func(t *testing.T) {
 			got := runOp(t, c.op, c.args, c.in...)
 			for i, w := range c.want {
@@ -212,7 +212,7 @@ func TestForward(t *testing.T) {
 // Every registered op has a forward case here.
 func TestEveryOpHasForwardCase(t *testing.T) {
 	seen := map[string]bool{}
-	for _, c := range forwardCases() {
+	for _, c := range append(forwardCases(), gradOpCases()...) {
 		seen[c.op] = true
 		if d, ok := ops.Lookup(c.op); ok {
 			seen[d.Name] = true

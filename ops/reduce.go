@@ -211,3 +211,161 @@ func SumToShape(x *ndarray.Array, shape []int) (*ndarray.Array, error) {
 	}
 	return ndarray.Reshape(s, shape...)
 }
+
+// Gradients of the reductions: the output gradient spread back over the
+// reduced axes (libnd4j's reduce_*_bp: inputs x, gradO and optionally the
+// axes; the forward op's arguments).
+
+func init() {
+	for name, d := range map[string]*Def{"reduce_sum": ReduceSumOp, "reduce_mean": ReduceMeanOp, "reduce_max": ReduceMaxOp, "reduce_min": ReduceMinOp, "reduce_prod": ReduceProdOp} {
+		bp := name + "_bp"
+		d.Grad = func(b GradBuilder, n GradNode, dOut []Value) []Value {
+			in := []Value{n.In[0], dOut[0]}
+			if len(n.In) > 1 {
+				in = append(in, n.In[1])
+			}
+			return append(b.Op(bp, n.Args.Clone(), in...), nil)[:len(n.In)]
+		}
+	}
+}
+
+func reduceBpDef(name string, grad func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error)) *Def {
+	return &Def{
+		Name: name, Type: Custom, MinIn: 2, MaxIn: 3, NonDiff: []int{2},
+		Doc: "gradient of " + name[:len(name)-3] + " for inputs x, gradO and optionally the axes",
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			if err := needFloat(name, in[0]); err != nil {
+				return nil, err
+			}
+			return sameInfos(in, 1), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			x, g := in[0], in[1]
+			axes := reduceAxesArg(a)
+			if len(in) > 2 {
+				v, err := arrayInts("the axes input", in[2])
+				if err != nil {
+					return nil, err
+				}
+				axes = v
+			}
+			ax, err := ndarray.NormAxes(axes, x.Rank())
+			if err != nil {
+				return nil, fmt.Errorf("%s of shape %v: %w", name, x.Shape(), err)
+			}
+			// The gradient comes with or without kept axes: the same
+			// elements either way.
+			gk, err := ndarray.Reshape(g, ndarray.ReducedShape(x.Shape(), ax, true)...)
+			if err != nil {
+				return nil, fmt.Errorf("%s: gradient of shape %v for a reduction of %v over %v: %w", name, g.Shape(), x.Shape(), ax, err)
+			}
+			return one(grad(x, gk, ax))
+		},
+	}
+}
+
+var (
+	ReduceSumBpOp = Register(reduceBpDef("reduce_sum_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		return ndarray.BroadcastTo(gk, x.Shape()...)
+	}))
+	ReduceMeanBpOp = Register(reduceBpDef("reduce_mean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		n := 1
+		for _, i := range ax {
+			n *= x.Shape()[i]
+		}
+		out, err := ndarray.BroadcastTo(gk, x.Shape()...)
+		if err != nil || n == 0 {
+			return out, err
+		}
+		return out, ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1/float64(n))
+	}))
+	ReduceMaxBpOp = Register(reduceBpDef("reduce_max_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		return extremeBp(ndarray.Max, x, gk, ax)
+	}))
+	ReduceMinBpOp = Register(reduceBpDef("reduce_min_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		return extremeBp(ndarray.Min, x, gk, ax)
+	}))
+	ReduceProdBpOp = Register(reduceBpDef("reduce_prod_bp", prodBp))
+)
+
+// extremeBp sends the gradient to the elements equal to the max (min),
+// shared equally among ties.
+func extremeBp(op ndarray.ReduceOp, x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	m, err := ndarray.Reduce(op, x, ax, true)
+	if err != nil {
+		return nil, err
+	}
+	hit, err := mask(ndarray.Eq, x, m, gk)
+	if err != nil {
+		return nil, err
+	}
+	cnt, err := ndarray.Reduce(ndarray.Sum, hit, ax, true)
+	if err != nil {
+		return nil, err
+	}
+	share, err := bin(ndarray.Div, gk, cnt)
+	if err != nil {
+		return nil, err
+	}
+	return bin(ndarray.Mul, hit, share)
+}
+
+// prodBp computes the product of the other elements of each group times the
+// gradient, without dividing by zero: with no zero in a group it is
+// prod/x; with exactly one zero, only that element gets the product of the
+// rest; with more, every element gets 0.
+func prodBp(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	zero := ndarray.Must(ndarray.ScalarOf(x.DType(), 0))
+	one := ndarray.Must(ndarray.ScalarOf(x.DType(), 1))
+	isZero, err := mask(ndarray.Eq, x, zero, x)
+	if err != nil {
+		return nil, err
+	}
+	zc, err := ndarray.Reduce(ndarray.Sum, isZero, ax, true)
+	if err != nil {
+		return nil, err
+	}
+	nz, err := bin(ndarray.Add, x, isZero) // zeros become ones
+	if err != nil {
+		return nil, err
+	}
+	pnz, err := ndarray.Reduce(ndarray.Prod, nz, ax, true)
+	if err != nil {
+		return nil, err
+	}
+	noZero, err := mask(ndarray.Eq, zc, zero, x)
+	if err != nil {
+		return nil, err
+	}
+	oneZero, err := mask(ndarray.Eq, zc, one, x)
+	if err != nil {
+		return nil, err
+	}
+	a, err := bin(ndarray.Div, pnz, nz)
+	if err != nil {
+		return nil, err
+	}
+	if a, err = bin(ndarray.Mul, a, noZero); err != nil {
+		return nil, err
+	}
+	b, err := bin(ndarray.Mul, isZero, pnz)
+	if err != nil {
+		return nil, err
+	}
+	if b, err = bin(ndarray.Mul, b, oneZero); err != nil {
+		return nil, err
+	}
+	d, err := bin(ndarray.Add, a, b)
+	if err != nil {
+		return nil, err
+	}
+	return bin(ndarray.Mul, d, gk)
+}
+
+func init() {
+	ReduceToShapeOfOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		// The forward op summed over broadcast axes; its gradient
+		// broadcasts back: ones of x's shape times d.
+		return []Value{mul(b, op1(b, "ones_as", Args{}, n.In[0]), d[0]), nil}
+	}
+}

@@ -367,3 +367,245 @@ var (
 	ZerosLikeOp = Register(likeDef("zeros_as", 0, "zeros of x's shape (and dtype, unless dtype arg 0 is given)", "zeroslike", "zeros_like"))
 	OnesLikeOp  = Register(likeDef("ones_as", 1, "ones of x's shape (and dtype, unless dtype arg 0 is given)", "oneslike", "ones_like"))
 )
+
+// Gradient rules of the shape ops: each routes the output gradient back to
+// the input's layout.
+
+// reshapeLike reshapes d to x's run-time shape.
+func reshapeLike(b GradBuilder, d, x Value) Value {
+	return op1(b, "reshape", Args{}, d, op1(b, "shape_of", Args{}, x))
+}
+
+func init() {
+	IdentityOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{d[0]} }
+	reshapeGrad := func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{reshapeLike(b, d[0], n.In[0])} }
+	ReshapeOp.Grad = reshapeGrad
+	ExpandDimsOp.Grad = reshapeGrad
+	SqueezeOp.Grad = reshapeGrad
+	permGrad := func(b GradBuilder, n GradNode, d []Value) []Value {
+		if len(n.In) > 1 {
+			inv := op1(b, "invert_permutation", Args{}, n.In[1])
+			return []Value{op1(b, "permute", Args{}, d[0], inv)}
+		}
+		if len(n.Args.I) == 0 {
+			return []Value{op1(b, "transpose", Args{}, d[0])}
+		}
+		p := n.Args.I
+		inv := make([]int64, len(p))
+		for i, q := range p {
+			if q < 0 {
+				q += int64(len(p))
+			}
+			inv[q] = int64(i)
+		}
+		return []Value{op1(b, "permute", Args{I: inv}, d[0])}
+	}
+	TransposeOp.Grad = permGrad
+	PermuteOp.Grad = permGrad
+	ConcatOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		return b.Op("concat_bp", n.Args.Clone(), append(append([]Value(nil), n.In...), d[0])...)
+	}
+	StackOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		return b.Op("unstack", Args{I: []int64{n.Args.Int(0, 0), int64(len(n.In))}}, d[0])
+	}
+	CastOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		dt := n.In[0].Info().DType
+		if !dt.IsFloat() {
+			return []Value{nil}
+		}
+		return []Value{op1(b, "cast", Args{D: []ndarray.DType{dt}}, d[0])}
+	}
+}
+
+var InvertPermutationOp = Register(&Def{
+	Name: "invert_permutation", Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0},
+	Doc: "the inverse of an integer permutation vector",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		if !in[0].DType.IsInt() {
+			return nil, fmt.Errorf("invert_permutation needs an integer vector, not %v", in[0].DType)
+		}
+		return infos(same(in[0])), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		p, err := arrayInts("the permutation", in[0])
+		if err != nil {
+			return nil, err
+		}
+		inv := make([]float64, len(p))
+		seen := make([]bool, len(p))
+		for i, q := range p {
+			if q < 0 || q >= len(p) || seen[q] {
+				return nil, fmt.Errorf("%v is not a permutation", p)
+			}
+			seen[q] = true
+			inv[q] = float64(i)
+		}
+		out, err := ndarray.FromSlice(inv, len(inv))
+		if err != nil {
+			return nil, err
+		}
+		return one(ndarray.Cast(out, in[0].DType()))
+	},
+})
+
+// ConcatBpOp splits the gradient of concat back into one piece per input:
+// inputs are concat's inputs followed by gradO; int arg 0 the axis.
+var ConcatBpOp = Register(&Def{
+	Name: "concat_bp", Type: Custom, MinIn: 2, MaxIn: -1,
+	Doc: "gradients of concat: inputs x1..xn, gradO; int arg 0 the axis",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		if err := needFloat("concat_bp", in[len(in)-1]); err != nil {
+			return nil, err
+		}
+		return sameInfos(in, len(in)-1), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		g := in[len(in)-1]
+		ax := int(a.Int(0, 0))
+		if ax < 0 {
+			ax += g.Rank()
+		}
+		if ax < 0 || ax >= g.Rank() {
+			return nil, fmt.Errorf("concat_bp: axis %d of a rank-%d gradient", a.Int(0, 0), g.Rank())
+		}
+		outs := make([]*ndarray.Array, len(in)-1)
+		pos := 0
+		for i, x := range in[:len(in)-1] {
+			begin := make([]int, g.Rank())
+			end := append([]int(nil), g.Shape()...)
+			begin[ax], end[ax] = pos, pos+x.Shape()[ax]
+			s, err := ndarray.Slice(g, begin, end)
+			if err != nil {
+				return nil, err
+			}
+			outs[i] = s
+			pos = end[ax]
+		}
+		return outs, nil
+	},
+})
+
+// UnstackOp splits x along an axis into that axis' size arrays; int arg 0
+// is the axis and int arg 1, when given, the number of pieces (needed to
+// build when the size is not known).
+var UnstackOp = Register(&Def{
+	Name: "unstack", Aliases: []string{"unpack"}, Type: Custom, MinIn: 1, MaxIn: 1,
+	Doc: "x split along int arg 0 into its slices",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		x := in[0]
+		if x.UnknownRank {
+			return nil, fmt.Errorf("unstack of an input of unknown rank")
+		}
+		r := len(x.Shape)
+		ax := int(a.Int(0, 0))
+		if ax < 0 {
+			ax += r
+		}
+		if ax < 0 || ax >= r {
+			return nil, fmt.Errorf("unstack along axis %d of shape %v", a.Int(0, 0), x.Shape)
+		}
+		n := int(a.Int(1, int64(x.Shape[ax])))
+		if n < 0 {
+			return nil, fmt.Errorf("unstack along axis %d of shape %v: the size is unknown; give the count as int arg 1", ax, x.Shape)
+		}
+		if x.Shape[ax] >= 0 && x.Shape[ax] != n {
+			return nil, fmt.Errorf("unstack into %d pieces along axis %d of shape %v", n, ax, x.Shape)
+		}
+		s := append(append([]int(nil), x.Shape[:ax]...), x.Shape[ax+1:]...)
+		out := make([]Info, n)
+		for i := range out {
+			out[i] = Info{DType: x.DType, Shape: s}
+		}
+		return out, nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		x := in[0]
+		ax := int(a.Int(0, 0))
+		if ax < 0 {
+			ax += x.Rank()
+		}
+		if ax < 0 || ax >= x.Rank() {
+			return nil, fmt.Errorf("unstack along axis %d of shape %v", a.Int(0, 0), x.Shape())
+		}
+		outs := make([]*ndarray.Array, x.Shape()[ax])
+		for i := range outs {
+			begin := make([]int, x.Rank())
+			end := append([]int(nil), x.Shape()...)
+			begin[ax], end[ax] = i, i+1
+			s, err := ndarray.Slice(x, begin, end)
+			if err != nil {
+				return nil, err
+			}
+			if outs[i], err = ndarray.Squeeze(s, ax); err != nil {
+				return nil, err
+			}
+		}
+		return outs, nil
+	},
+})
+
+func init() {
+	UnstackOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		parts := make([]Value, len(d))
+		for i, g := range d {
+			if g == nil {
+				g = op1(b, "zeros_as", Args{}, n.Out[i])
+			}
+			parts[i] = g
+		}
+		return []Value{op1(b, "stack", Args{I: []int64{n.Args.Int(0, 0)}}, parts...)}
+	}
+}
+
+// StopGradientOp passes x through and blocks its gradient.
+var StopGradientOp = Register(&Def{
+	Name: "stop_gradient", Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0},
+	Doc:   "x, treated as a constant by autodiff",
+	Infer: IdentityOp.Infer,
+	Run:   IdentityOp.Run,
+})
+
+// MergeAddOp sums any number of same-shaped inputs (libnd4j's mergeadd);
+// autodiff uses it to accumulate gradient contributions.
+var MergeAddOp = Register(&Def{
+	Name: "mergeadd", Aliases: []string{"add_n"}, Type: Custom, MinIn: 1, MaxIn: -1,
+	Doc: "x1 + x2 + ... + xn, all of one shape",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		if err := needNumeric("mergeadd", in[0]); err != nil {
+			return nil, err
+		}
+		o := same(in[0])
+		for _, x := range in[1:] {
+			b, err := BroadcastInfo(o, x)
+			if err != nil {
+				return nil, err
+			}
+			o = b
+		}
+		return infos(o), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		for _, x := range in[1:] {
+			if !ndarray.SameShape(x.Shape(), in[0].Shape()) {
+				return nil, fmt.Errorf("mergeadd of shapes %v and %v", in[0].Shape(), x.Shape())
+			}
+		}
+		out := c.Alloc(in[0].DType(), in[0].Shape())
+		if err := ndarray.CopyInto(out, in[0]); err != nil {
+			return nil, err
+		}
+		for _, x := range in[1:] {
+			if err := ndarray.BinaryInto(ndarray.Add, out, out, x); err != nil {
+				return nil, err
+			}
+		}
+		return one(out, nil)
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		out := make([]Value, len(n.In))
+		for i := range out {
+			out[i] = d[0]
+		}
+		return out
+	},
+})

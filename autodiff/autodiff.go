@@ -1,0 +1,359 @@
+package autodiff
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// ErrNoGradient is wrapped by errors about values that cannot carry a
+// gradient (integer or bool dtypes) or ops without a gradient rule.
+var ErrNoGradient = errors.New("no gradient")
+
+// Grad adds to loss's graph the gradient of loss (summed over its elements
+// when it is not a scalar) with respect to each of wrt, and returns the
+// gradient variables in the same order.
+func Grad(loss *graph.Variable, wrt ...*graph.Variable) ([]*graph.Variable, error) {
+	return GradSum([]*graph.Variable{loss}, wrt...)
+}
+
+// GradSum is Grad of the sum of several losses.
+func GradSum(losses []*graph.Variable, wrt ...*graph.Variable) ([]*graph.Variable, error) {
+	if len(losses) == 0 {
+		return nil, fmt.Errorf("autodiff: no loss given")
+	}
+	g := losses[0].Graph()
+	for _, l := range losses {
+		if err := l.Err(); err != nil {
+			return nil, err
+		}
+		if l.Graph() != g {
+			return nil, fmt.Errorf("autodiff: losses %q and %q belong to different graphs", losses[0].Name(), l.Name())
+		}
+		if !l.DType().IsFloat() {
+			return nil, fmt.Errorf("autodiff: %w: loss %q is %v; a loss must be floating-point", ErrNoGradient, l.Name(), l.DType())
+		}
+	}
+	for _, w := range wrt {
+		if err := w.Err(); err != nil {
+			return nil, err
+		}
+		if w.Graph() != g {
+			return nil, fmt.Errorf("autodiff: variable %q belongs to another graph", w.Name())
+		}
+		if !w.DType().IsFloat() {
+			return nil, fmt.Errorf("autodiff: %w: %q is %v; integer and bool values carry no gradient", ErrNoGradient, w.Name(), w.DType())
+		}
+	}
+	d := &diff{g: g, b: &builder{g: g}, contrib: map[*graph.Variable][]ops.Value{}}
+	return d.run(losses, wrt)
+}
+
+type diff struct {
+	g       *graph.Graph
+	b       *builder
+	contrib map[*graph.Variable][]ops.Value
+}
+
+// diffInput reports whether input i of op o can carry a gradient.
+func diffInput(o *graph.Op, i int) bool {
+	if !o.Inputs()[i].DType().IsFloat() {
+		return false
+	}
+	if def := o.Def(); def != nil && slices.Contains(def.NonDiff, i) {
+		return false
+	}
+	return true
+}
+
+func (d *diff) run(losses, wrt []*graph.Variable) ([]*graph.Variable, error) {
+	all := d.g.Ops()
+	// Forward: values that depend on a wanted variable through inputs that
+	// carry gradients.
+	fwd := map[*graph.Variable]bool{}
+	for _, w := range wrt {
+		fwd[w] = true
+	}
+	for _, o := range all {
+		reach := false
+		for i, in := range o.Inputs() {
+			if fwd[in] && diffInput(o, i) {
+				reach = true
+				break
+			}
+		}
+		if reach {
+			for _, out := range o.Outputs() {
+				if out.DType().IsFloat() {
+					fwd[out] = true
+				}
+			}
+		}
+	}
+	// Backward: values the losses depend on.
+	need := map[*graph.Variable]bool{}
+	for _, l := range losses {
+		need[l] = true
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		o := all[i]
+		for _, out := range o.Outputs() {
+			if need[out] {
+				for _, in := range o.Inputs() {
+					need[in] = true
+				}
+				break
+			}
+		}
+	}
+	relevant := func(v *graph.Variable) bool { return fwd[v] && need[v] }
+
+	for _, l := range losses {
+		if relevant(l) {
+			d.contrib[l] = append(d.contrib[l], d.seed(l))
+		}
+	}
+	for i := len(all) - 1; i >= 0; i-- {
+		o := all[i]
+		if err := d.step(o, relevant); err != nil {
+			return nil, err
+		}
+		if d.b.err != nil {
+			return nil, d.b.err
+		}
+	}
+	out := make([]*graph.Variable, len(wrt))
+	for i, w := range wrt {
+		v := d.total(w)
+		if v == nil {
+			// Not connected to the loss: the gradient is zero.
+			v = d.b.op1("zeros_as", ops.Args{}, w)
+		}
+		if d.b.err != nil {
+			return nil, d.b.err
+		}
+		gv := v.(*graph.Variable)
+		if _, taken := d.g.Variable(w.Name() + "-grad"); !taken && gv.Op() != nil && gv != w {
+			gv = gv.Named(w.Name() + "-grad")
+		}
+		out[i] = gv
+	}
+	return out, nil
+}
+
+// seed returns the gradient of a loss with respect to itself: ones.
+func (d *diff) seed(l *graph.Variable) ops.Value {
+	if s := l.Shape(); s != nil && len(s) == 0 {
+		return d.b.Const(ndarray.Must(ndarray.ScalarOf(l.DType(), 1)))
+	}
+	return d.b.op1("ones_as", ops.Args{}, l)
+}
+
+// total sums a variable's gradient contributions into one value (nil when
+// there are none).
+func (d *diff) total(v *graph.Variable) ops.Value {
+	c := d.contrib[v]
+	switch len(c) {
+	case 0:
+		return nil
+	case 1:
+		return c[0]
+	}
+	t := d.b.op1("mergeadd", ops.Args{}, c...)
+	d.contrib[v] = []ops.Value{t}
+	return t
+}
+
+// step differentiates one op, if it lies between the wanted variables and
+// the losses.
+func (d *diff) step(o *graph.Op, relevant func(*graph.Variable) bool) error {
+	wants := false
+	for i, in := range o.Inputs() {
+		if relevant(in) && diffInput(o, i) {
+			wants = true
+			break
+		}
+	}
+	if !wants {
+		return nil
+	}
+	dOut := make([]ops.Value, len(o.Outputs()))
+	any := false
+	for i, out := range o.Outputs() {
+		if relevant(out) {
+			dOut[i] = d.total(out)
+			any = any || dOut[i] != nil
+		}
+	}
+	if !any {
+		return nil
+	}
+	def := o.Def()
+	if def == nil || def.Grad == nil {
+		return fmt.Errorf("autodiff: %w: op %q (%s) has no gradient rule, and the loss depends on its inputs through it", ErrNoGradient, o.Name(), o.OpName())
+	}
+	n := ops.GradNode{In: values(o.Inputs()), Out: values(o.Outputs()), Args: o.Args()}
+	grads, err := d.callRule(o, n, dOut)
+	if err != nil {
+		return err
+	}
+	for i, in := range o.Inputs() {
+		if i >= len(grads) || grads[i] == nil || !relevant(in) || !diffInput(o, i) {
+			continue
+		}
+		if err := checkGrad(o, i, grads[i]); err != nil {
+			return err
+		}
+		d.contrib[in] = append(d.contrib[in], grads[i])
+	}
+	return nil
+}
+
+func (d *diff) callRule(o *graph.Op, n ops.GradNode, dOut []ops.Value) (grads []ops.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if d.b.err != nil {
+				err = d.b.err
+				return
+			}
+			err = fmt.Errorf("autodiff: gradient rule of op %q (%s) panicked: %v\n%s", o.Name(), o.OpName(), r, debug.Stack())
+		}
+	}()
+	grads = o.Def().Grad(d.b, n, dOut)
+	if d.b.err != nil {
+		return nil, fmt.Errorf("autodiff: gradient of op %q (%s): %w", o.Name(), o.OpName(), d.b.err)
+	}
+	return grads, nil
+}
+
+// checkGrad catches gradient rules that return a value that cannot be the
+// gradient of the input (a bug in the rule, reported rather than run).
+func checkGrad(o *graph.Op, i int, g ops.Value) error {
+	in := o.Inputs()[i].Info()
+	gi := g.Info()
+	if gi.DType != in.DType {
+		return fmt.Errorf("autodiff: gradient rule of op %q (%s) gives input %d a %v gradient for a %v input", o.Name(), o.OpName(), i, gi.DType, in.DType)
+	}
+	if gi.UnknownRank || in.UnknownRank {
+		return nil
+	}
+	ok := len(gi.Shape) == len(in.Shape)
+	for j := 0; ok && j < len(in.Shape); j++ {
+		ok = gi.Shape[j] < 0 || in.Shape[j] < 0 || gi.Shape[j] == in.Shape[j]
+	}
+	if !ok {
+		return fmt.Errorf("autodiff: gradient rule of op %q (%s) gives input %d (shape %v) a gradient of shape %v", o.Name(), o.OpName(), i, in.Shape, gi.Shape)
+	}
+	return nil
+}
+
+func values(vs []*graph.Variable) []ops.Value {
+	out := make([]ops.Value, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}
+
+// builder adds gradient ops to the graph for the rules. After the first
+// error it adds nothing and hands out placeholders, so a rule written as one
+// expression runs to its end; the error is reported once.
+type builder struct {
+	g   *graph.Graph
+	err error
+}
+
+type errValue struct{}
+
+func (errValue) Info() ops.Info { return ops.Info{UnknownRank: true} }
+
+func (b *builder) Op(name string, args ops.Args, in ...ops.Value) []ops.Value {
+	fail := func(err error) []ops.Value {
+		if b.err == nil {
+			b.err = err
+		}
+		return []ops.Value{errValue{}, errValue{}, errValue{}, errValue{}}
+	}
+	if b.err != nil {
+		return fail(b.err)
+	}
+	vars := make([]*graph.Variable, len(in))
+	for i, v := range in {
+		gv, ok := v.(*graph.Variable)
+		if !ok || gv == nil {
+			return fail(fmt.Errorf("input %d of %s is not a graph value", i, name))
+		}
+		vars[i] = gv
+	}
+	outs, err := b.g.Op(name, args, vars...)
+	if err != nil {
+		return fail(err)
+	}
+	return values(outs)
+}
+
+func (b *builder) op1(name string, args ops.Args, in ...ops.Value) ops.Value {
+	return b.Op(name, args, in...)[0]
+}
+
+func (b *builder) Const(a *ndarray.Array) ops.Value {
+	if b.err != nil {
+		return errValue{}
+	}
+	v := b.g.Const("", a)
+	if v.Err() != nil {
+		b.err = v.Err()
+		return errValue{}
+	}
+	return v
+}
+
+// Gradients returns the gradients of the graph's loss variables (summed)
+// with respect to wrt, building them the first time and reusing them on
+// later calls with the same losses and variables.
+func Gradients(g *graph.Graph, wrt ...*graph.Variable) ([]*graph.Variable, error) {
+	names := g.Losses()
+	if len(names) == 0 {
+		return nil, fmt.Errorf("autodiff: the graph has no loss variables (set them with SetLoss)")
+	}
+	losses := make([]*graph.Variable, len(names))
+	for i, n := range names {
+		v, ok := g.Variable(n)
+		if !ok {
+			return nil, fmt.Errorf("autodiff: loss variable %q does not exist", n)
+		}
+		losses[i] = v
+	}
+	cache := gradCache(g)
+	prefix := strings.Join(names, "\x00") + "\x01"
+	out := make([]*graph.Variable, len(wrt))
+	var missing []*graph.Variable
+	var missingAt []int
+	for i, w := range wrt {
+		if name, ok := cache.get(prefix + w.Name()); ok {
+			if v, ok := g.Variable(name); ok {
+				out[i] = v
+				continue
+			}
+		}
+		missing = append(missing, w)
+		missingAt = append(missingAt, i)
+	}
+	if len(missing) > 0 {
+		gs, err := GradSum(losses, missing...)
+		if err != nil {
+			return nil, err
+		}
+		for j, gv := range gs {
+			out[missingAt[j]] = gv
+			cache.put(prefix+missing[j].Name(), gv.Name())
+		}
+	}
+	return out, nil
+}

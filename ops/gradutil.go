@@ -1,0 +1,89 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Helpers for writing gradient rules as expressions.
+
+func op1(b GradBuilder, name string, args Args, in ...Value) Value { return b.Op(name, args, in...)[0] }
+
+func mul(b GradBuilder, x, y Value) Value { return op1(b, "multiply", Args{}, x, y) }
+func div(b GradBuilder, x, y Value) Value { return op1(b, "divide", Args{}, x, y) }
+func neg(b GradBuilder, x Value) Value    { return op1(b, "neg", Args{}, x) }
+
+// scalarLike adds a rank-0 constant of v's dtype.
+func scalarLike(b GradBuilder, v Value, s float64) Value {
+	a, err := ndarray.ScalarOf(v.Info().DType, s)
+	if err != nil {
+		a = ndarray.Scalar(s)
+	}
+	return b.Const(a)
+}
+
+// withGrad attaches a gradient rule to an op definition.
+func withGrad(d *Def, g GradFunc) *Def {
+	d.Grad = g
+	return d
+}
+
+// fromX returns a rule for a unary op whose input gradient is
+// dOut * f(x, y) with x the input and y the output.
+func fromXY(f func(b GradBuilder, x, y Value) Value) GradFunc {
+	return func(b GradBuilder, n GradNode, d []Value) []Value {
+		return []Value{mul(b, d[0], f(b, n.In[0], n.Out[0]))}
+	}
+}
+
+// bpOp returns a rule that hands the op's inputs and the output gradient to
+// the fused backprop op bpName (libnd4j's convention: inputs..., gradO ->
+// one gradient per input), passing the forward op's arguments along.
+func bpOp(bpName string) GradFunc {
+	return func(b GradBuilder, n GradNode, d []Value) []Value {
+		in := append(append([]Value(nil), n.In...), d[0])
+		return b.Op(bpName, n.Args.Clone(), in...)
+	}
+}
+
+// zeroGrad is the rule of ops whose derivative is zero almost everywhere
+// (floor, sign, ...).
+func zeroGrad(b GradBuilder, n GradNode, d []Value) []Value {
+	return []Value{op1(b, "zeros_as", Args{}, n.In[0])}
+}
+
+// sameInfos returns the infos of the first k inputs, without values: the
+// outputs of a backprop op that returns one gradient per input.
+func sameInfos(in []Info, k int) []Info {
+	out := make([]Info, k)
+	for i := range out {
+		out[i] = same(in[i])
+	}
+	return out
+}
+
+// bpDef defines a fused backprop op with nIn forward inputs followed by the
+// output gradient, returning one gradient per forward input.
+func bpDef(name string, nIn int, doc string, run func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error)) *Def {
+	return &Def{
+		Name: name, Type: Custom, MinIn: nIn + 1, MaxIn: nIn + 1, Doc: doc,
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			g := in[len(in)-1]
+			if err := needFloat(name, g); err != nil {
+				return nil, err
+			}
+			for i, x := range in[:nIn] {
+				if x.DType != g.DType {
+					return nil, fmt.Errorf("%s: input %d is %v, the gradient %v", name, i, x.DType, g.DType)
+				}
+			}
+			return sameInfos(in, nIn), nil
+		},
+		Run: run,
+	}
+}
+
+func bin(op ndarray.BinaryOp, x, y *ndarray.Array) (*ndarray.Array, error) {
+	return ndarray.Binary(op, x, y)
+}
