@@ -9,6 +9,26 @@
 // (for example SDGO_ISA=avx2 or SDGO_ISA=generic), which helps when debugging
 // and comparing; ISA reports what was chosen.
 //
+// Implementations:
+//   - avx512 (amd64, AVX-512F with AVX2 and FMA): every table entry is
+//     assembly (package kernels/amd64), with mask registers for the tails;
+//     GEMM micro-kernels 12×32 (float32) and 12×16 (float64).
+//   - avx2 (amd64, AVX2 and FMA): every table entry is assembly, with
+//     VMASKMOV tails; GEMM micro-kernels 6×16 and 6×8.
+//   - neon (arm64): assembly (package kernels/arm64) for the arithmetic,
+//     scalar, max/min, relu, neg/abs/sqrt, Axpy, FMA entries and the Sum,
+//     Dot, MaxReduce and MinReduce reductions over whole vectors, with the
+//     last few elements in Go; Exp, Log, Tanh and Sigmoid are the portable
+//     ones; GEMM micro-kernels 8×8 (float32) and 8×4 (float64).
+//   - generic: the portable Go functions (AddGo, ...), the reference every
+//     other implementation is tested against.
+//
+// The vectorised Exp, Log, Tanh and Sigmoid are within 1 ulp (Exp, Log),
+// 2 ulp (Sigmoid, float64 Tanh) of the reference; see their doc comments in
+// kernels/amd64. Sums and dot products add in vector lanes and several
+// accumulators, so they round differently from a left-to-right loop; Axpy,
+// FMA and Dot use fused multiply-adds.
+//
 // Kernels never see a layout: the ndarray package walks strided and padded
 // arrays and hands each contiguous inner run to a kernel, so a kernel only has
 // to be right and fast on a plain slice.

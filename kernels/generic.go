@@ -188,21 +188,21 @@ func ReluGo[T Float](dst, x []T) {
 func ExpGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
-		dst[i] = T(math.Exp(float64(x[i])))
+		dst[i] = T(expRef(float64(x[i])))
 	}
 }
 
 func LogGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
-		dst[i] = T(math.Log(float64(x[i])))
+		dst[i] = T(logRef(float64(x[i])))
 	}
 }
 
 func TanhGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
-		dst[i] = T(math.Tanh(float64(x[i])))
+		dst[i] = T(tanhRef(float64(x[i])))
 	}
 }
 
@@ -213,9 +213,9 @@ func SigmoidGo[T Float](dst, x []T) {
 		// Both branches avoid overflow of e^-v and keep full relative
 		// precision for large negative v.
 		if v >= 0 {
-			dst[i] = T(1 / (1 + math.Exp(-v)))
+			dst[i] = T(1 / (1 + expRef(-v)))
 		} else {
-			e := math.Exp(v)
+			e := expRef(v)
 			dst[i] = T(e / (1 + e))
 		}
 	}
@@ -268,4 +268,15 @@ func DotGo[T Float](x, y []T) T {
 		s0 += x[i] * y[i]
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// fmaT is x*y+z with a single rounding.
+func fmaT[T Float](x, y, z T) T {
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		// the float64 product of two float32 is exact; one rounding to
+		// float64 then one to float32 (harmless double rounding aside).
+		return T(float64(x)*float64(y) + float64(z))
+	}
+	return T(math.FMA(float64(x), float64(y), float64(z)))
 }

@@ -35,7 +35,32 @@ func init() {
 
 func useAVX512() {
 	isa = "avx512"
-	*F32 = Table[float32]{
+	impl := avx512Impl()
+	*F32, *F64, gemm32, gemm64 = *impl.f32, *impl.f64, impl.gemm32, impl.gemm64
+}
+
+func useAVX2() {
+	isa = "avx2"
+	impl := avx2Impl()
+	*F32, *F64, gemm32, gemm64 = *impl.f32, *impl.f64, impl.gemm32, impl.gemm64
+}
+
+// archImpls lists the assembly implementations this CPU can run, best first.
+func archImpls() []impl {
+	var l []impl
+	if hasAVX512 {
+		l = append(l, avx512Impl())
+	}
+	if hasAVX2 {
+		l = append(l, avx2Impl())
+	}
+	return l
+}
+
+func avx512Impl() impl {
+	var im impl
+	im.name = "avx512"
+	im.f32 = &Table[float32]{
 		Add: amd64.AddF32AVX512, Sub: amd64.SubF32AVX512, Mul: amd64.MulF32AVX512, Div: amd64.DivF32AVX512,
 		Max: amd64.MaxF32AVX512, Min: amd64.MinF32AVX512,
 		AddScalar: amd64.AddScalarF32AVX512, SubScalar: amd64.SubScalarF32AVX512, DivScalar: amd64.DivScalarF32AVX512,
@@ -46,7 +71,7 @@ func useAVX512() {
 		Exp: amd64.ExpF32AVX512, Log: amd64.LogF32AVX512, Tanh: amd64.TanhF32AVX512, Sigmoid: amd64.SigmoidF32AVX512,
 		Sum: amd64.SumF32AVX512, MaxReduce: amd64.MaxReduceF32AVX512, MinReduce: amd64.MinReduceF32AVX512, Dot: amd64.DotF32AVX512,
 	}
-	*F64 = Table[float64]{
+	im.f64 = &Table[float64]{
 		Add: amd64.AddF64AVX512, Sub: amd64.SubF64AVX512, Mul: amd64.MulF64AVX512, Div: amd64.DivF64AVX512,
 		Max: amd64.MaxF64AVX512, Min: amd64.MinF64AVX512,
 		AddScalar: amd64.AddScalarF64AVX512, SubScalar: amd64.SubScalarF64AVX512, DivScalar: amd64.DivScalarF64AVX512,
@@ -57,13 +82,15 @@ func useAVX512() {
 		Exp: amd64.ExpF64AVX512, Log: amd64.LogF64AVX512, Tanh: amd64.TanhF64AVX512, Sigmoid: amd64.SigmoidF64AVX512,
 		Sum: amd64.SumF64AVX512, MaxReduce: amd64.MaxReduceF64AVX512, MinReduce: amd64.MinReduceF64AVX512, Dot: amd64.DotF64AVX512,
 	}
-	gemm32 = gemmKernel[float32]{mr: amd64.GemmF32AVX512MR, nr: amd64.GemmF32AVX512NR, kc: 256, mc: 960, nc: 256, fn: amd64.GemmF32AVX512}
-	gemm64 = gemmKernel[float64]{mr: amd64.GemmF64AVX512MR, nr: amd64.GemmF64AVX512NR, kc: 256, mc: 480, nc: 256, fn: amd64.GemmF64AVX512}
+	im.gemm32 = gemmKernel[float32]{mr: amd64.GemmF32AVX512MR, nr: amd64.GemmF32AVX512NR, kc: 256, mc: 960, nc: 256, fn: amd64.GemmF32AVX512}
+	im.gemm64 = gemmKernel[float64]{mr: amd64.GemmF64AVX512MR, nr: amd64.GemmF64AVX512NR, kc: 256, mc: 480, nc: 256, fn: amd64.GemmF64AVX512}
+	return im
 }
 
-func useAVX2() {
-	isa = "avx2"
-	*F32 = Table[float32]{
+func avx2Impl() impl {
+	var im impl
+	im.name = "avx2"
+	im.f32 = &Table[float32]{
 		Add: amd64.AddF32AVX2, Sub: amd64.SubF32AVX2, Mul: amd64.MulF32AVX2, Div: amd64.DivF32AVX2,
 		Max: amd64.MaxF32AVX2, Min: amd64.MinF32AVX2,
 		AddScalar: amd64.AddScalarF32AVX2, SubScalar: amd64.SubScalarF32AVX2, DivScalar: amd64.DivScalarF32AVX2,
@@ -74,7 +101,7 @@ func useAVX2() {
 		Exp: amd64.ExpF32AVX2, Log: amd64.LogF32AVX2, Tanh: amd64.TanhF32AVX2, Sigmoid: amd64.SigmoidF32AVX2,
 		Sum: amd64.SumF32AVX2, MaxReduce: amd64.MaxReduceF32AVX2, MinReduce: amd64.MinReduceF32AVX2, Dot: amd64.DotF32AVX2,
 	}
-	*F64 = Table[float64]{
+	im.f64 = &Table[float64]{
 		Add: amd64.AddF64AVX2, Sub: amd64.SubF64AVX2, Mul: amd64.MulF64AVX2, Div: amd64.DivF64AVX2,
 		Max: amd64.MaxF64AVX2, Min: amd64.MinF64AVX2,
 		AddScalar: amd64.AddScalarF64AVX2, SubScalar: amd64.SubScalarF64AVX2, DivScalar: amd64.DivScalarF64AVX2,
@@ -85,6 +112,7 @@ func useAVX2() {
 		Exp: amd64.ExpF64AVX2, Log: amd64.LogF64AVX2, Tanh: amd64.TanhF64AVX2, Sigmoid: amd64.SigmoidF64AVX2,
 		Sum: amd64.SumF64AVX2, MaxReduce: amd64.MaxReduceF64AVX2, MinReduce: amd64.MinReduceF64AVX2, Dot: amd64.DotF64AVX2,
 	}
-	gemm32 = gemmKernel[float32]{mr: amd64.GemmF32AVX2MR, nr: amd64.GemmF32AVX2NR, kc: 256, mc: 960, nc: 256, fn: amd64.GemmF32AVX2}
-	gemm64 = gemmKernel[float64]{mr: amd64.GemmF64AVX2MR, nr: amd64.GemmF64AVX2NR, kc: 256, mc: 480, nc: 256, fn: amd64.GemmF64AVX2}
+	im.gemm32 = gemmKernel[float32]{mr: amd64.GemmF32AVX2MR, nr: amd64.GemmF32AVX2NR, kc: 256, mc: 960, nc: 256, fn: amd64.GemmF32AVX2}
+	im.gemm64 = gemmKernel[float64]{mr: amd64.GemmF64AVX2MR, nr: amd64.GemmF64AVX2NR, kc: 256, mc: 480, nc: 256, fn: amd64.GemmF64AVX2}
+	return im
 }

@@ -61,3 +61,21 @@ func For[T Float]() *Table[T] {
 // isaCap returns the instruction-set cap from SDGO_ISA, lower-cased, or ""
 // when it is unset.
 func isaCap() string { return strings.ToLower(strings.TrimSpace(os.Getenv("SDGO_ISA"))) }
+
+// impl is one complete implementation: the two tables and the GEMM
+// micro-kernels. Tests run every implementation the CPU offers.
+type impl struct {
+	name   string
+	f32    *Table[float32]
+	f64    *Table[float64]
+	gemm32 gemmKernel[float32]
+	gemm64 gemmKernel[float64]
+}
+
+// genericImpl is the portable implementation.
+func genericImpl() impl {
+	return impl{name: "generic", f32: generic[float32](), f64: generic[float64](),
+		gemm32: gemmKernel[float32]{mr: 4, nr: 8, kc: 256, mc: 128, nc: 512, fn: gemmMicroGo[float32]},
+		gemm64: gemmKernel[float64]{mr: 4, nr: 8, kc: 256, mc: 128, nc: 256, fn: gemmMicroGo[float64]},
+	}
+}

@@ -9,8 +9,12 @@ package amd64
 //	for i := range dst {
 //		dst[i] = math.Exp(x[i])
 //	}
-//	
-//	with x = k*ln2 + r, |r| <= ln2/2, and a float32aylor polynomial for e^r; see kernels' tests for the measured error.
+//
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float32aylor polynomial of degree 13
+//	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
+//	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
+//	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
+//	rounded float32 result, at most 1 ulp from fdlibm's exp (itself < 1 ulp) in float64.
 //
 //go:noescape
 func ExpF32AVX512(dst []float32, x []float32)
@@ -20,8 +24,10 @@ func ExpF32AVX512(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = math.Log(x[i])
 //	}
-//	
-//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)), and the fdlibm series in s = (m-1)/(m+1).
+//
+//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)) (denormals included), and the
+//	fdlibm series in s = (m-1)/(m+1). x < 0 gives NaN, ±0 gives -Inf, +Inf gives +Inf.
+//	Measured error: at most 1 ulp (float32 and float64, as Exp).
 //
 //go:noescape
 func LogF32AVX512(dst []float32, x []float32)
@@ -31,8 +37,10 @@ func LogF32AVX512(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = math.float32anh(x[i])
 //	}
-//	
-//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and a rational (float64) or polynomial (float32) approximation below.
+//
+//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational
+//	function (float64) or Cephes' odd polynomial (float32); the sign of x (and -0)
+//	is kept. Measured error: at most 1 ulp (float32), 2 ulp (float64).
 //
 //go:noescape
 func TanhF32AVX512(dst []float32, x []float32)
@@ -42,8 +50,10 @@ func TanhF32AVX512(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = 1 / (1 + math.Exp(-x[i]))
 //	}
-//	
-//	computed as e/(1+e) or 1/(1+e) with e = e^-|x|, so it neither overflows nor loses precision for large |x|.
+//
+//	computed as e/(1+e) (x < 0) or 1/(1+e) with e = e^-|x|, so it neither
+//	overflows nor loses relative precision for large |x|. Measured error: at most
+//	2 ulp (float32 and float64).
 //
 //go:noescape
 func SigmoidF32AVX512(dst []float32, x []float32)
@@ -53,8 +63,12 @@ func SigmoidF32AVX512(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = math.Exp(x[i])
 //	}
-//	
-//	with x = k*ln2 + r, |r| <= ln2/2, and a float64aylor polynomial for e^r; see kernels' tests for the measured error.
+//
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float64aylor polynomial of degree 13
+//	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
+//	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
+//	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
+//	rounded float32 result, at most 1 ulp from fdlibm's exp (itself < 1 ulp) in float64.
 //
 //go:noescape
 func ExpF64AVX512(dst []float64, x []float64)
@@ -64,8 +78,10 @@ func ExpF64AVX512(dst []float64, x []float64)
 //	for i := range dst {
 //		dst[i] = math.Log(x[i])
 //	}
-//	
-//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)), and the fdlibm series in s = (m-1)/(m+1).
+//
+//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)) (denormals included), and the
+//	fdlibm series in s = (m-1)/(m+1). x < 0 gives NaN, ±0 gives -Inf, +Inf gives +Inf.
+//	Measured error: at most 1 ulp (float32 and float64, as Exp).
 //
 //go:noescape
 func LogF64AVX512(dst []float64, x []float64)
@@ -75,8 +91,10 @@ func LogF64AVX512(dst []float64, x []float64)
 //	for i := range dst {
 //		dst[i] = math.float64anh(x[i])
 //	}
-//	
-//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and a rational (float64) or polynomial (float32) approximation below.
+//
+//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational
+//	function (float64) or Cephes' odd polynomial (float32); the sign of x (and -0)
+//	is kept. Measured error: at most 1 ulp (float32), 2 ulp (float64).
 //
 //go:noescape
 func TanhF64AVX512(dst []float64, x []float64)
@@ -86,8 +104,10 @@ func TanhF64AVX512(dst []float64, x []float64)
 //	for i := range dst {
 //		dst[i] = 1 / (1 + math.Exp(-x[i]))
 //	}
-//	
-//	computed as e/(1+e) or 1/(1+e) with e = e^-|x|, so it neither overflows nor loses precision for large |x|.
+//
+//	computed as e/(1+e) (x < 0) or 1/(1+e) with e = e^-|x|, so it neither
+//	overflows nor loses relative precision for large |x|. Measured error: at most
+//	2 ulp (float32 and float64).
 //
 //go:noescape
 func SigmoidF64AVX512(dst []float64, x []float64)
@@ -97,8 +117,12 @@ func SigmoidF64AVX512(dst []float64, x []float64)
 //	for i := range dst {
 //		dst[i] = math.Exp(x[i])
 //	}
-//	
-//	with x = k*ln2 + r, |r| <= ln2/2, and a float32aylor polynomial for e^r; see kernels' tests for the measured error.
+//
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float32aylor polynomial of degree 13
+//	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
+//	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
+//	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
+//	rounded float32 result, at most 1 ulp from fdlibm's exp (itself < 1 ulp) in float64.
 //
 //go:noescape
 func ExpF32AVX2(dst []float32, x []float32)
@@ -108,8 +132,10 @@ func ExpF32AVX2(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = math.Log(x[i])
 //	}
-//	
-//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)), and the fdlibm series in s = (m-1)/(m+1).
+//
+//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)) (denormals included), and the
+//	fdlibm series in s = (m-1)/(m+1). x < 0 gives NaN, ±0 gives -Inf, +Inf gives +Inf.
+//	Measured error: at most 1 ulp (float32 and float64, as Exp).
 //
 //go:noescape
 func LogF32AVX2(dst []float32, x []float32)
@@ -119,8 +145,10 @@ func LogF32AVX2(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = math.float32anh(x[i])
 //	}
-//	
-//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and a rational (float64) or polynomial (float32) approximation below.
+//
+//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational
+//	function (float64) or Cephes' odd polynomial (float32); the sign of x (and -0)
+//	is kept. Measured error: at most 1 ulp (float32), 2 ulp (float64).
 //
 //go:noescape
 func TanhF32AVX2(dst []float32, x []float32)
@@ -130,8 +158,10 @@ func TanhF32AVX2(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = 1 / (1 + math.Exp(-x[i]))
 //	}
-//	
-//	computed as e/(1+e) or 1/(1+e) with e = e^-|x|, so it neither overflows nor loses precision for large |x|.
+//
+//	computed as e/(1+e) (x < 0) or 1/(1+e) with e = e^-|x|, so it neither
+//	overflows nor loses relative precision for large |x|. Measured error: at most
+//	2 ulp (float32 and float64).
 //
 //go:noescape
 func SigmoidF32AVX2(dst []float32, x []float32)
@@ -141,8 +171,12 @@ func SigmoidF32AVX2(dst []float32, x []float32)
 //	for i := range dst {
 //		dst[i] = math.Exp(x[i])
 //	}
-//	
-//	with x = k*ln2 + r, |r| <= ln2/2, and a float64aylor polynomial for e^r; see kernels' tests for the measured error.
+//
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float64aylor polynomial of degree 13
+//	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
+//	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
+//	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
+//	rounded float32 result, at most 1 ulp from fdlibm's exp (itself < 1 ulp) in float64.
 //
 //go:noescape
 func ExpF64AVX2(dst []float64, x []float64)
@@ -152,8 +186,10 @@ func ExpF64AVX2(dst []float64, x []float64)
 //	for i := range dst {
 //		dst[i] = math.Log(x[i])
 //	}
-//	
-//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)), and the fdlibm series in s = (m-1)/(m+1).
+//
+//	with x = 2^k * m, m in [sqrt(1/2), sqrt(2)) (denormals included), and the
+//	fdlibm series in s = (m-1)/(m+1). x < 0 gives NaN, ±0 gives -Inf, +Inf gives +Inf.
+//	Measured error: at most 1 ulp (float32 and float64, as Exp).
 //
 //go:noescape
 func LogF64AVX2(dst []float64, x []float64)
@@ -163,8 +199,10 @@ func LogF64AVX2(dst []float64, x []float64)
 //	for i := range dst {
 //		dst[i] = math.float64anh(x[i])
 //	}
-//	
-//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and a rational (float64) or polynomial (float32) approximation below.
+//
+//	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational
+//	function (float64) or Cephes' odd polynomial (float32); the sign of x (and -0)
+//	is kept. Measured error: at most 1 ulp (float32), 2 ulp (float64).
 //
 //go:noescape
 func TanhF64AVX2(dst []float64, x []float64)
@@ -174,8 +212,10 @@ func TanhF64AVX2(dst []float64, x []float64)
 //	for i := range dst {
 //		dst[i] = 1 / (1 + math.Exp(-x[i]))
 //	}
-//	
-//	computed as e/(1+e) or 1/(1+e) with e = e^-|x|, so it neither overflows nor loses precision for large |x|.
+//
+//	computed as e/(1+e) (x < 0) or 1/(1+e) with e = e^-|x|, so it neither
+//	overflows nor loses relative precision for large |x|. Measured error: at most
+//	2 ulp (float32 and float64).
 //
 //go:noescape
 func SigmoidF64AVX2(dst []float64, x []float64)

@@ -1,0 +1,512 @@
+//go:build ignore
+
+// gen writes neon_arm64.s and neon_arm64.go, the NEON kernels of package
+// arm64. Run it with
+//
+//	go run gen.go
+//
+// from this directory. Go's arm64 assembler has no vector floating-point
+// arithmetic (FADD, FMUL, FMAX, ... on V registers), so those are emitted as
+// WORD with the encoding computed here and the instruction in a comment.
+// The encodings were checked against GNU as (binutils-aarch64-linux-gnu).
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"os"
+	"strings"
+)
+
+type typ struct {
+	name, goT string
+	sz        int    // element bytes
+	arr       string // S4 or D2
+	fsz       uint32 // the sz bit of the encodings
+	lanes     int
+	fmov      string
+	gnu       string // 4s or 2d
+}
+
+var (
+	f32 = typ{"F32", "float32", 4, "S4", 0, 4, "FMOVS", "4s"}
+	f64 = typ{"F64", "float64", 8, "D2", 1, 2, "FMOVD", "2d"}
+)
+
+type g struct {
+	s, gofile bytes.Buffer
+	t         typ
+	label     string
+}
+
+func (e *g) p(format string, args ...any) { fmt.Fprintf(&e.s, "\t"+format+"\n", args...) }
+func (e *g) l(name string)                { fmt.Fprintf(&e.s, "%s_%s:\n", e.label, name) }
+func (e *g) L(name string) string         { return e.label + "_" + name }
+
+func (e *g) word(w uint32, comment string) { e.p("WORD $0x%08x // %s", w, comment) }
+
+// three-same floating point: Vd = Vn op Vm
+var three = map[string]uint32{
+	"fadd": 0x4E20D400, "fsub": 0x4EA0D400, "fmul": 0x6E20DC00, "fdiv": 0x6E20FC00,
+	"fmla": 0x4E20CC00, "fcmgt": 0x6EA0E400, "fcmeq": 0x4E20E400, "fmax": 0x4E20F400,
+	"fmin": 0x4EA0F400, "faddp": 0x6E20D400,
+}
+
+func (e *g) f3(op string, d, n, m int) {
+	w := three[op] | e.t.fsz<<22 | uint32(m)<<16 | uint32(n)<<5 | uint32(d)
+	e.word(w, fmt.Sprintf("%s v%d.%s, v%d.%s, v%d.%s", op, d, e.t.gnu, n, e.t.gnu, m, e.t.gnu))
+}
+
+var logic = map[string]uint32{"orn": 0x4EE01C00, "bsl": 0x6E601C00, "bic": 0x4E601C00, "eor": 0x6E201C00}
+
+func (e *g) lg(op string, d, n, m int) {
+	w := logic[op] | uint32(m)<<16 | uint32(n)<<5 | uint32(d)
+	e.word(w, fmt.Sprintf("%s v%d.16b, v%d.16b, v%d.16b", op, d, n, m))
+}
+
+var misc = map[string]uint32{"fneg": 0x6EA0F800, "fabs": 0x4EA0F800, "fsqrt": 0x6EA1F800, "fcmlt": 0x4EA0E800}
+
+func (e *g) f2(op string, d, n int) {
+	w := misc[op] | e.t.fsz<<22 | uint32(n)<<5 | uint32(d)
+	z := ""
+	if op == "fcmlt" {
+		z = ", #0.0"
+	}
+	e.word(w, fmt.Sprintf("%s v%d.%s, v%d.%s%s", op, d, e.t.gnu, n, e.t.gnu, z))
+}
+
+// dupElem sets every lane of Vd to lane 0 of Vn.
+func (e *g) dupElem(d, n int) {
+	w := uint32(0x4E040400)
+	c := "s"
+	if e.t.sz == 8 {
+		w, c = 0x4E080400, "d"
+	}
+	e.word(w|uint32(n)<<5|uint32(d), fmt.Sprintf("dup v%d.%s, v%d.%s[0]", d, e.t.gnu, n, c))
+}
+
+// dupGen sets every lane of Vd to general register Rn.
+func (e *g) dupGen(d, n int) {
+	w := uint32(0x4E040C00)
+	c := "w"
+	if e.t.sz == 8 {
+		w, c = 0x4E080C00, "x"
+	}
+	e.word(w|uint32(n)<<5|uint32(d), fmt.Sprintf("dup v%d.%s, %s%d", d, e.t.gnu, c, n))
+}
+
+// fmlaElem: Vd += Vn * Vm[idx]
+func (e *g) fmlaElem(d, n, m, idx int) {
+	var w uint32
+	c := "s"
+	if e.t.sz == 4 {
+		w = 0x4F801000 | uint32(idx&1)<<21 | uint32(m)<<16 | uint32(idx>>1)<<11 | uint32(n)<<5 | uint32(d)
+	} else {
+		c = "d"
+		w = 0x4FC01000 | uint32(m)<<16 | uint32(idx)<<11 | uint32(n)<<5 | uint32(d)
+	}
+	e.word(w, fmt.Sprintf("fmla v%d.%s, v%d.%s, v%d.%s[%d]", d, e.t.gnu, n, e.t.gnu, m, c, idx))
+}
+
+func (e *g) v(n int) string { return fmt.Sprintf("V%d.%s", n, e.t.arr) }
+func (e *g) list(first, count int) string {
+	var l []string
+	for i := 0; i < count; i++ {
+		l = append(l, e.v(first+i))
+	}
+	return "[" + strings.Join(l, ", ") + "]"
+}
+
+type arg struct{ name, kind string }
+
+type kernel struct {
+	name, doc string
+	args      []arg
+	in        []string // loaded slices, in order
+	// body computes vector u: inputs in registers in[j] = 8*j? see below
+	body func(e *g, out int, in []int, tmp []int) int
+}
+
+func (e *g) frame(args []arg, ret bool) (map[string]int, int) {
+	offs := map[string]int{}
+	off := 0
+	for _, a := range args {
+		if a.kind == "slice" {
+			off = (off + 7) &^ 7
+			offs[a.name] = off
+			off += 24
+		} else {
+			off = (off + e.t.sz - 1) &^ (e.t.sz - 1)
+			offs[a.name] = off
+			off += e.t.sz
+		}
+	}
+	if ret {
+		off = (off + e.t.sz - 1) &^ (e.t.sz - 1)
+		offs["ret"] = off
+		off += e.t.sz
+	}
+	return offs, off
+}
+
+func (e *g) goArgs(args []arg) string {
+	var parts []string
+	for _, a := range args {
+		if a.kind == "slice" {
+			parts = append(parts, a.name+" []"+e.t.goT)
+		} else {
+			parts = append(parts, a.name+" "+e.t.goT)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (e *g) decl(name, doc string, args []arg, ret bool) map[string]int {
+	fn := name + e.t.name + "NEON"
+	e.label = strings.ToLower(fn)
+	r := ""
+	if ret {
+		r = " " + e.t.goT
+	}
+	fmt.Fprintf(&e.gofile, "\n// %s computes, with NEON, for a length that is a multiple of %d,\n//\n", fn, e.t.lanes)
+	for _, line := range strings.Split(strings.ReplaceAll(doc, "T", e.t.goT), "\n") {
+		fmt.Fprintf(&e.gofile, "//\t%s\n", line)
+	}
+	fmt.Fprintf(&e.gofile, "//\n//go:noescape\nfunc %s(%s)%s\n", fn, e.goArgs(args), r)
+	offs, size := e.frame(args, ret)
+	fmt.Fprintf(&e.s, "\n// func %s(%s)%s\n", fn, e.goArgs(args), r)
+	fmt.Fprintf(&e.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", fn, size)
+	return offs
+}
+
+var ptrs = []int{1, 2, 3} // R1, R2, R3
+
+// elementwise: R0 dst, R1.. inputs, R4 count, V31 scalar; 4 vectors per
+// iteration: input j of vector u in V(4j+u), output V(16+u), temps V(20+u),
+// V(24+u).
+func (e *g) elementwise(k kernel) {
+	offs := e.decl(k.name, k.doc, k.args, false)
+	e.p("MOVD dst_base+0(FP), R0")
+	e.p("MOVD dst_len+8(FP), R4")
+	pr := map[string]int{"dst": 5}
+	pi := 0
+	for _, a := range k.args[1:] {
+		switch a.kind {
+		case "slice":
+			pr[a.name] = ptrs[pi]
+			e.p("MOVD %s_base+%d(FP), R%d", a.name, offs[a.name], ptrs[pi])
+			pi++
+		case "scalar":
+			e.p("%s %s+%d(FP), F31", e.t.fmov, a.name, offs[a.name])
+			e.dupElem(31, 31)
+		}
+	}
+	e.p("MOVD R0, R5") // dst read pointer (Axpy)
+	L := e.t.lanes
+	for _, U := range []int{4, 1} {
+		lab := fmt.Sprintf("loop%d", U)
+		next := "loop1"
+		if U == 1 {
+			next = "done"
+		}
+		e.l(lab)
+		e.p("CMP $%d, R4", U*L)
+		e.p("BLT %s", e.L(next))
+		for j, name := range k.in {
+			e.p("VLD1.P %d(R%d), %s", 16*U, pr[name], e.list(4*j, U))
+		}
+		outs := make([]int, U)
+		for u := 0; u < U; u++ {
+			in := make([]int, len(k.in))
+			for j := range in {
+				in[j] = 4*j + u
+			}
+			outs[u] = k.body(e, 16+u, in, []int{20 + u, 24 + u})
+		}
+		for u := 1; u < U; u++ {
+			if outs[u] != outs[0]+u {
+				panic("outputs not consecutive")
+			}
+		}
+		e.p("VST1.P %s, %d(R0)", e.list(outs[0], U), 16*U)
+		e.p("SUB $%d, R4, R4", U*L)
+		e.p("B %s", e.L(lab))
+	}
+	e.l("done")
+	e.p("RET")
+}
+
+func bin(op string) func(e *g, out int, in, tmp []int) int {
+	return func(e *g, out int, in, tmp []int) int { e.f3(op, out, in[0], in[1]); return out }
+}
+
+func sc(op string, sFirst bool) func(e *g, out int, in, tmp []int) int {
+	return func(e *g, out int, in, tmp []int) int {
+		if sFirst {
+			e.f3(op, out, 31, in[0])
+		} else {
+			e.f3(op, out, in[0], 31)
+		}
+		return out
+	}
+}
+
+// maxmin: dst = x if x > y (x < y) or x is NaN, else y.
+func maxmin(isMax bool, scalar bool) func(e *g, out int, in, tmp []int) int {
+	return func(e *g, out int, in, tmp []int) int {
+		x, y := in[0], 31
+		if !scalar {
+			y = in[1]
+		}
+		if isMax {
+			e.f3("fcmgt", out, x, y)
+		} else {
+			e.f3("fcmgt", out, y, x)
+		}
+		e.f3("fcmeq", tmp[0], x, x)
+		e.lg("orn", out, out, tmp[0])
+		e.lg("bsl", out, x, y)
+		return out
+	}
+}
+
+func kernels() []kernel {
+	b := []arg{{"dst", "slice"}, {"x", "slice"}, {"y", "slice"}}
+	s := []arg{{"dst", "slice"}, {"x", "slice"}, {"s", "scalar"}}
+	s2 := []arg{{"dst", "slice"}, {"s", "scalar"}, {"x", "slice"}}
+	u := []arg{{"dst", "slice"}, {"x", "slice"}}
+	xy, x := []string{"x", "y"}, []string{"x"}
+	loop := func(expr string) string { return "for i := range dst {\n\tdst[i] = " + expr + "\n}" }
+	return []kernel{
+		{"Add", loop("x[i] + y[i]"), b, xy, bin("fadd")},
+		{"Sub", loop("x[i] - y[i]"), b, xy, bin("fsub")},
+		{"Mul", loop("x[i] * y[i]"), b, xy, bin("fmul")},
+		{"Div", loop("x[i] / y[i]"), b, xy, bin("fdiv")},
+		{"Max", loop("x[i] if x[i] > y[i] or x[i] is NaN, else y[i]"), b, xy, maxmin(true, false)},
+		{"Min", loop("x[i] if x[i] < y[i] or x[i] is NaN, else y[i]"), b, xy, maxmin(false, false)},
+		{"AddScalar", loop("x[i] + s"), s, x, sc("fadd", false)},
+		{"SubScalar", loop("x[i] - s"), s, x, sc("fsub", false)},
+		{"DivScalar", loop("x[i] / s"), s, x, sc("fdiv", false)},
+		{"Scale", loop("x[i] * s"), s, x, sc("fmul", false)},
+		{"MaxScalar", loop("x[i] if x[i] > s or x[i] is NaN, else s"), s, x, maxmin(true, true)},
+		{"MinScalar", loop("x[i] if x[i] < s or x[i] is NaN, else s"), s, x, maxmin(false, true)},
+		{"ScalarSub", loop("s - x[i]"), s2, x, sc("fsub", true)},
+		{"ScalarDiv", loop("s / x[i]"), s2, x, sc("fdiv", true)},
+		{"Axpy", "for i := range dst {\n\tdst[i] += a * x[i] // fused multiply-add\n}",
+			[]arg{{"dst", "slice"}, {"a", "scalar"}, {"x", "slice"}}, []string{"x", "dst"},
+			func(e *g, out int, in, tmp []int) int {
+				// in[1] holds dst; move to out and accumulate
+				e.lg("orr", out, in[1], in[1])
+				e.f3("fmla", out, in[0], 31)
+				return out
+			}},
+		{"FMA", "for i := range dst {\n\tdst[i] = x[i]*y[i] + z[i] // fused, one rounding\n}",
+			[]arg{{"dst", "slice"}, {"x", "slice"}, {"y", "slice"}, {"z", "slice"}}, []string{"x", "y", "z"},
+			func(e *g, out int, in, tmp []int) int {
+				e.lg("orr", out, in[2], in[2])
+				e.f3("fmla", out, in[0], in[1])
+				return out
+			}},
+		{"Neg", loop("-x[i]"), u, x, func(e *g, out int, in, tmp []int) int { e.f2("fneg", out, in[0]); return out }},
+		{"Abs", loop("|x[i]|"), u, x, func(e *g, out int, in, tmp []int) int { e.f2("fabs", out, in[0]); return out }},
+		{"Sqrt", loop("sqrt(x[i]) // correctly rounded"), u, x, func(e *g, out int, in, tmp []int) int { e.f2("fsqrt", out, in[0]); return out }},
+		{"Relu", loop("x[i] if x[i] >= 0 or x[i] is NaN, else 0"), u, x, func(e *g, out int, in, tmp []int) int {
+			e.f2("fcmlt", tmp[0], in[0])
+			e.lg("bic", out, in[0], tmp[0])
+			return out
+		}},
+	}
+}
+
+// reduction: accumulators V16..V19, loads V0..V3 (x) and V4..V7 (y).
+func (e *g) reduction(name, doc, kind string) {
+	args := []arg{{"x", "slice"}}
+	if kind == "dot" {
+		args = append(args, arg{"y", "slice"})
+	}
+	offs := e.decl(name, doc, args, true)
+	e.p("MOVD x_base+0(FP), R1")
+	e.p("MOVD x_len+8(FP), R4")
+	if kind == "dot" {
+		e.p("MOVD y_base+24(FP), R2")
+	}
+	switch kind {
+	case "sum", "dot":
+		for u := 0; u < 4; u++ {
+			e.lg("eor", 16+u, 16+u, 16+u)
+		}
+	case "max", "min":
+		var bits uint64 = 0xff800000
+		if kind == "min" {
+			bits = 0x7f800000
+		}
+		if e.t.sz == 8 {
+			bits = 0xfff0000000000000
+			if kind == "min" {
+				bits = 0x7ff0000000000000
+			}
+		}
+		e.p("MOVD $0x%x, R6", bits)
+		for u := 0; u < 4; u++ {
+			e.dupGen(16+u, 6)
+		}
+	}
+	op := map[string]string{"sum": "fadd", "dot": "fmla", "max": "fmax", "min": "fmin"}[kind]
+	L := e.t.lanes
+	for _, U := range []int{4, 1} {
+		lab := fmt.Sprintf("loop%d", U)
+		next := "loop1"
+		if U == 1 {
+			next = "combine"
+		}
+		e.l(lab)
+		e.p("CMP $%d, R4", U*L)
+		e.p("BLT %s", e.L(next))
+		e.p("VLD1.P %d(R1), %s", 16*U, e.list(0, U))
+		if kind == "dot" {
+			e.p("VLD1.P %d(R2), %s", 16*U, e.list(4, U))
+		}
+		for u := 0; u < U; u++ {
+			if kind == "dot" {
+				e.f3("fmla", 16+u, u, 4+u)
+			} else {
+				e.f3(op, 16+u, 16+u, u)
+			}
+		}
+		e.p("SUB $%d, R4, R4", U*L)
+		e.p("B %s", e.L(lab))
+	}
+	e.l("combine")
+	red := op
+	if kind == "dot" {
+		red = "fadd"
+	}
+	e.f3(red, 16, 16, 17)
+	e.f3(red, 18, 18, 19)
+	e.f3(red, 16, 16, 18)
+	switch {
+	case red == "fadd" && e.t.sz == 4:
+		e.f3("faddp", 16, 16, 16)
+		e.f3("faddp", 16, 16, 16)
+	case red == "fadd":
+		e.word(0x7E70D800|16<<5|16, "faddp d16, v16.2d")
+	case e.t.sz == 4:
+		w := map[string]uint32{"fmax": 0x6E30F800, "fmin": 0x6EB0F800}[red]
+		e.word(w|16<<5|16, red+"v s16, v16.4s")
+	default:
+		w := map[string]uint32{"fmax": 0x7E70F800, "fmin": 0x7EF0F800}[red]
+		e.word(w|16<<5|16, red+"p d16, v16.2d")
+	}
+	e.p("%s F16, ret+%d(FP)", e.t.fmov, offs["ret"])
+	e.p("RET")
+}
+
+// gemm: MR×NR tile, A panel loaded as vectors and used by element.
+func (e *g) gemm() {
+	mr, nv := 8, 2 // rows, vectors of B per row
+	nr := nv * e.t.lanes
+	fn := "Gemm" + e.t.name + "NEON"
+	e.label = strings.ToLower(fn)
+	T := e.t.goT
+	fmt.Fprintf(&e.gofile, `
+// %[1]s is the %[2]dx%[3]d GEMM micro-kernel: with a the packed %[2]d-row panel
+// of A (a[p*%[2]d+i] = A(i,p)) and b the packed %[3]d-column panel of B
+// (b[p*%[3]d+j] = B(p,j)), both k deep, it computes
+//
+//	for i := 0; i < %[2]d; i++ {
+//		for j := 0; j < %[3]d; j++ {
+//			var s %[4]s
+//			for p := 0; p < k; p++ {
+//				s += a[p*%[2]d+i] * b[p*%[3]d+j] // fused multiply-add
+//			}
+//			if accumulate != 0 {
+//				c[i*ldc+j] += s
+//			} else {
+//				c[i*ldc+j] = s
+//			}
+//		}
+//	}
+//
+//go:noescape
+func %[1]s(k int, a, b, c *%[4]s, ldc int, accumulate int)
+
+// %[1]sMR and %[1]sNR are the tile shape of %[1]s.
+const (
+	%[1]sMR = %[2]d
+	%[1]sNR = %[3]d
+)
+`, fn, mr, nr, T)
+	fmt.Fprintf(&e.s, "\n// func %s(k int, a, b, c *%s, ldc int, accumulate int)\n", fn, T)
+	fmt.Fprintf(&e.s, "TEXT ·%s(SB), NOSPLIT, $0-48\n", fn)
+	e.p("MOVD k+0(FP), R0")
+	e.p("MOVD a+8(FP), R1")
+	e.p("MOVD b+16(FP), R2")
+	e.p("MOVD c+24(FP), R3")
+	e.p("MOVD ldc+32(FP), R4")
+	e.p("LSL $%d, R4, R4", map[int]int{4: 2, 8: 3}[e.t.sz])
+	e.p("MOVD accumulate+40(FP), R5")
+	// accumulators V(8+..): row i vector v in V(8 + i*nv + v): 16 regs
+	for i := 0; i < mr*nv; i++ {
+		e.lg("eor", 8+i, 8+i, 8+i)
+	}
+	av := mr / e.t.lanes // vectors of A per k step
+	e.p("CBZ R0, %s", e.L("store"))
+	e.l("loop")
+	e.p("VLD1.P %d(R2), %s", nr*e.t.sz, e.list(0, nv))
+	e.p("VLD1.P %d(R1), %s", mr*e.t.sz, e.list(2, av))
+	for i := 0; i < mr; i++ {
+		for v := 0; v < nv; v++ {
+			e.fmlaElem(8+i*nv+v, v, 2+i/e.t.lanes, i%e.t.lanes)
+		}
+	}
+	e.p("SUBS $1, R0, R0")
+	e.p("BNE %s", e.L("loop"))
+	e.l("store")
+	e.p("CBZ R5, %s", e.L("write"))
+	for i := 0; i < mr; i++ {
+		e.p("VLD1 (R3), %s", e.list(0, nv))
+		for v := 0; v < nv; v++ {
+			e.f3("fadd", 8+i*nv+v, 8+i*nv+v, v)
+		}
+		e.p("VST1 %s, (R3)", e.list(8+i*nv, nv))
+		e.p("ADD R4, R3, R3")
+	}
+	e.p("RET")
+	e.l("write")
+	for i := 0; i < mr; i++ {
+		e.p("VST1 %s, (R3)", e.list(8+i*nv, nv))
+		e.p("ADD R4, R3, R3")
+	}
+	e.p("RET")
+}
+
+func main() {
+	logic["orr"] = 0x4EA01C00
+	var s, gofile bytes.Buffer
+	s.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build arm64 && !purego\n\n#include \"textflag.h\"\n")
+	gofile.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build arm64 && !purego\n\npackage arm64\n")
+	for _, t := range []typ{f32, f64} {
+		e := &g{t: t}
+		for _, k := range kernels() {
+			e.elementwise(k)
+		}
+		e.reduction("Sum", "var s T\nfor i := range x {\n\ts += x[i] // in 4 vector accumulators, then across lanes\n}\nreturn s", "sum")
+		e.reduction("Dot", "var s T\nfor i := range x {\n\ts += x[i] * y[i] // fused, in 4 vector accumulators\n}\nreturn s", "dot")
+		e.reduction("MaxReduce", "m := T(math.Inf(-1))\nfor i := range x {\n\tif x[i] > m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "max")
+		e.reduction("MinReduce", "m := T(math.Inf(1))\nfor i := range x {\n\tif x[i] < m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "min")
+		e.gemm()
+		s.Write(e.s.Bytes())
+		gofile.Write(e.gofile.Bytes())
+	}
+	if err := os.WriteFile("neon_arm64.s", s.Bytes(), 0o644); err != nil {
+		panic(err)
+	}
+	src, err := format.Source(gofile.Bytes())
+	if err != nil {
+		panic(err)
+	}
+	if err := os.WriteFile("neon_arm64.go", src, 0o644); err != nil {
+		panic(err)
+	}
+}
