@@ -42,6 +42,9 @@ type Request struct {
 	Feeds     map[string]*ndarray.Array
 	Outputs   []string
 	Listeners []Listener
+	// Recyclable lets the caller give the outputs back with
+	// Session.Recycle once it is done with them.
+	Recyclable bool
 }
 
 // Session runs a graph. Create one with New and reuse it: it caches plans
@@ -52,6 +55,9 @@ type Session struct {
 	plans     map[string]*plan
 	listeners []Listener
 	pool      *pool
+	// handed holds the buffers of outputs of Recyclable requests that the
+	// runs allocated, until they come back through Recycle.
+	handed map[*ndarray.Buffer]struct{}
 }
 
 // DefaultPoolBytes bounds the bytes of released buffers a session keeps.
@@ -59,7 +65,7 @@ const DefaultPoolBytes = 1 << 30
 
 // New returns a session for g.
 func New(g *graph.Graph) *Session {
-	return &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes)}
+	return &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes), handed: map[*ndarray.Buffer]struct{}{}}
 }
 
 // Graph returns the session's graph.
@@ -109,6 +115,17 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 	out := make(map[string]*ndarray.Array, len(p.outputs))
 	for i, sl := range p.outputs {
 		out[p.names[i]] = ru.vals[sl]
+	}
+	if r.Recyclable {
+		s.mu.Lock()
+		for _, a := range out {
+			// Only a buffer the run allocated and that no other output
+			// shares can be given back.
+			if st := ru.bufs[a.Buffer()]; st != nil && st.owned && st.refs == 1 {
+				s.handed[a.Buffer()] = struct{}{}
+			}
+		}
+		s.mu.Unlock()
 	}
 	return out, nil
 }

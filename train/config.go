@@ -1,0 +1,250 @@
+package train
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Config says how to train a graph: the updater, the regularization, which
+// placeholders take a batch's features and labels, which variables are the
+// loss and which are trained. It reads and writes SameDiff's TrainingConfig
+// JSON, which graph files carry.
+type Config struct {
+	Updater        Updater
+	Regularization []Regularization
+	// Features and Labels name the placeholders fed from a batch's
+	// features and labels, in order (SameDiff's dataSetFeatureMapping and
+	// dataSetLabelMapping).
+	Features, Labels []string
+	// Losses names the loss variables; empty means the graph's.
+	Losses []string
+	// Trainable names the variables to train; empty means every VARIABLE.
+	Trainable []string
+	// IterationCount and EpochCount count the training done so far; Fit
+	// continues from them (they drive schedules and Adam's bias correction).
+	IterationCount, EpochCount int
+}
+
+func (c *Config) check() error {
+	if c.Updater == nil {
+		return fmt.Errorf("train: the configuration has no updater")
+	}
+	if err := c.Updater.check(); err != nil {
+		return err
+	}
+	for _, r := range c.Regularization {
+		if err := r.check(); err != nil {
+			return err
+		}
+	}
+	if len(c.Features) == 0 {
+		return fmt.Errorf("train: the configuration names no feature placeholders")
+	}
+	return nil
+}
+
+// Java class names in SameDiff's JSON.
+const (
+	nd4jConfig   = "org.nd4j.linalg.learning.config."
+	nd4jReg      = "org.nd4j.linalg.learning.regularization."
+	nd4jSchedule = "org.nd4j.linalg.schedule."
+	// sdgoClass marks what SameDiff has no class for (classic momentum).
+	sdgoClass = "sdgo."
+)
+
+type jsonConfig struct {
+	Updater                    map[string]any   `json:"updater"`
+	Regularization             []map[string]any `json:"regularization"`
+	Minimize                   bool             `json:"minimize"`
+	DataSetFeatureMapping      []string         `json:"dataSetFeatureMapping"`
+	DataSetLabelMapping        []string         `json:"dataSetLabelMapping"`
+	DataSetFeatureMaskMapping  []string         `json:"dataSetFeatureMaskMapping"`
+	DataSetLabelMaskMapping    []string         `json:"dataSetLabelMaskMapping"`
+	LossVariables              []string         `json:"lossVariables"`
+	TrainableParams            []string         `json:"trainableParams,omitempty"`
+	IterationCount             int              `json:"iterationCount"`
+	EpochCount                 int              `json:"epochCount"`
+	InitialLossDataType        string           `json:"initialLossDataType"`
+	TrainEvaluations           map[string]any   `json:"trainEvaluations"`
+	TrainEvaluationLabels      map[string]any   `json:"trainEvaluationLabels"`
+	ValidationEvaluations      map[string]any   `json:"validationEvaluations"`
+	ValidationEvaluationLabels map[string]any   `json:"validationEvaluationLabels"`
+}
+
+// MarshalJSON writes SameDiff's TrainingConfig JSON.
+func (c *Config) MarshalJSON() ([]byte, error) {
+	j := jsonConfig{
+		Minimize: true, DataSetFeatureMapping: c.Features, DataSetLabelMapping: c.Labels,
+		LossVariables: c.Losses, TrainableParams: c.Trainable,
+		IterationCount: c.IterationCount, EpochCount: c.EpochCount, InitialLossDataType: "FLOAT",
+		TrainEvaluations: map[string]any{}, TrainEvaluationLabels: map[string]any{},
+		ValidationEvaluations: map[string]any{}, ValidationEvaluationLabels: map[string]any{},
+	}
+	if c.Updater != nil {
+		u, err := updaterJSON(c.Updater)
+		if err != nil {
+			return nil, err
+		}
+		j.Updater = u
+	}
+	j.Regularization = []map[string]any{}
+	for _, r := range c.Regularization {
+		switch r := r.(type) {
+		case *L2:
+			j.Regularization = append(j.Regularization, map[string]any{"@class": nd4jReg + "L2Regularization", "l2": scheduleJSON(r.Coeff)})
+		case *WeightDecay:
+			j.Regularization = append(j.Regularization, map[string]any{"@class": nd4jReg + "WeightDecay", "coeff": scheduleJSON(r.Coeff), "applyLR": r.ApplyLR})
+		default:
+			return nil, fmt.Errorf("train: cannot write regularization %T", r)
+		}
+	}
+	return json.Marshal(j)
+}
+
+// learningRate writes a schedule as SameDiff does: a fixed rate as
+// learningRate, anything else as learningRateSchedule.
+func learningRate(m map[string]any, s Schedule) {
+	if f, ok := s.(Fixed); ok {
+		m["learningRate"] = float64(f)
+		m["learningRateSchedule"] = nil
+		return
+	}
+	m["learningRate"] = s.Value(0, 0)
+	m["learningRateSchedule"] = scheduleJSON(s)
+}
+
+func updaterJSON(u Updater) (map[string]any, error) {
+	m := map[string]any{}
+	switch u := u.(type) {
+	case *SGD:
+		m["@class"] = nd4jConfig + "Sgd"
+		learningRate(m, u.LR)
+	case *Momentum:
+		if u.Nesterov {
+			m["@class"] = nd4jConfig + "Nesterovs"
+		} else {
+			m["@class"] = sdgoClass + "Momentum"
+		}
+		learningRate(m, u.LR)
+		m["momentum"] = u.Momentum
+		m["momentumISchedule"] = nil
+	case *Adam:
+		m["@class"] = nd4jConfig + "Adam"
+		if u.WeightDecay > 0 {
+			m["@class"] = nd4jConfig + "AdamW"
+			m["weightDecay"] = u.WeightDecay
+		}
+		learningRate(m, u.LR)
+		m["beta1"], m["beta2"], m["epsilon"] = u.Beta1, u.Beta2, u.Epsilon
+	default:
+		return nil, fmt.Errorf("train: cannot write updater %T", u)
+	}
+	return m, nil
+}
+
+func scheduleJSON(s Schedule) map[string]any {
+	switch s := s.(type) {
+	case Fixed:
+		return map[string]any{"@class": nd4jSchedule + "FixedSchedule", "value": float64(s)}
+	case Step:
+		return map[string]any{"@class": nd4jSchedule + "StepSchedule", "scheduleType": s.By.String(), "initialValue": s.Initial, "decayRate": s.Decay, "step": s.Step}
+	case Exponential:
+		return map[string]any{"@class": nd4jSchedule + "ExponentialSchedule", "scheduleType": s.By.String(), "initialValue": s.Initial, "gamma": s.Gamma}
+	}
+	return map[string]any{"@class": sdgoClass + "Schedule", "value": s.Value(0, 0)}
+}
+
+// UnmarshalJSON reads SameDiff's TrainingConfig JSON.
+func (c *Config) UnmarshalJSON(b []byte) error {
+	var j jsonConfig
+	if err := json.Unmarshal(b, &j); err != nil {
+		return fmt.Errorf("train: training configuration: %w", err)
+	}
+	*c = Config{Features: j.DataSetFeatureMapping, Labels: j.DataSetLabelMapping, Losses: j.LossVariables,
+		Trainable: j.TrainableParams, IterationCount: j.IterationCount, EpochCount: j.EpochCount}
+	if j.Updater != nil {
+		u, err := parseUpdater(j.Updater)
+		if err != nil {
+			return err
+		}
+		c.Updater = u
+	}
+	for _, r := range j.Regularization {
+		class, _ := r["@class"].(string)
+		switch strings.TrimPrefix(class, nd4jReg) {
+		case "L2Regularization":
+			s, err := parseSchedule(r["l2"])
+			if err != nil {
+				return err
+			}
+			c.Regularization = append(c.Regularization, &L2{Coeff: s})
+		case "WeightDecay":
+			s, err := parseSchedule(r["coeff"])
+			if err != nil {
+				return err
+			}
+			apply, _ := r["applyLR"].(bool)
+			c.Regularization = append(c.Regularization, &WeightDecay{Coeff: s, ApplyLR: apply})
+		default:
+			return fmt.Errorf("train: unsupported regularization %q", class)
+		}
+	}
+	return nil
+}
+
+func num(m map[string]any, key string, def float64) float64 {
+	if v, ok := m[key].(float64); ok {
+		return v
+	}
+	return def
+}
+
+func parseLR(m map[string]any) (Schedule, error) {
+	if s, ok := m["learningRateSchedule"]; ok && s != nil {
+		return parseSchedule(s)
+	}
+	return Fixed(num(m, "learningRate", 0)), nil
+}
+
+func parseUpdater(m map[string]any) (Updater, error) {
+	class, _ := m["@class"].(string)
+	lr, err := parseLR(m)
+	if err != nil {
+		return nil, err
+	}
+	name := class[strings.LastIndex(class, ".")+1:]
+	switch name {
+	case "Sgd":
+		return &SGD{LR: lr}, nil
+	case "Nesterovs", "Momentum":
+		return &Momentum{LR: lr, Momentum: num(m, "momentum", 0.9), Nesterov: name == "Nesterovs"}, nil
+	case "Adam", "AdamW":
+		return &Adam{LR: lr, Beta1: num(m, "beta1", 0.9), Beta2: num(m, "beta2", 0.999), Epsilon: num(m, "epsilon", 1e-8),
+			WeightDecay: num(m, "weightDecay", 0)}, nil
+	}
+	return nil, fmt.Errorf("train: unsupported updater %q", class)
+}
+
+func parseSchedule(v any) (Schedule, error) {
+	switch v := v.(type) {
+	case float64:
+		return Fixed(v), nil
+	case map[string]any:
+		class, _ := v["@class"].(string)
+		by := ByIteration
+		if v["scheduleType"] == "EPOCH" {
+			by = ByEpoch
+		}
+		switch class[strings.LastIndex(class, ".")+1:] {
+		case "FixedSchedule":
+			return Fixed(num(v, "value", 0)), nil
+		case "StepSchedule":
+			return Step{Initial: num(v, "initialValue", 0), Decay: num(v, "decayRate", 1), Step: num(v, "step", 1), By: by}, nil
+		case "ExponentialSchedule":
+			return Exponential{Initial: num(v, "initialValue", 0), Gamma: num(v, "gamma", 1), By: by}, nil
+		}
+		return nil, fmt.Errorf("train: unsupported schedule %q", class)
+	}
+	return nil, fmt.Errorf("train: unreadable schedule %v", v)
+}

@@ -1,0 +1,142 @@
+package train
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Batch is one step's data: features and labels, in the order of the
+// configuration's Features and Labels placeholders.
+type Batch struct {
+	Features, Labels []*ndarray.Array
+}
+
+// Iterator yields the batches of one epoch.
+type Iterator interface {
+	// Next returns the next batch, or false at the end of the epoch.
+	Next() (*Batch, bool)
+	// Reset starts a new epoch.
+	Reset()
+}
+
+// Sized is implemented by iterators that know how many batches an epoch
+// has; the progress listener uses it.
+type Sized interface {
+	Batches() int
+}
+
+// ArrayIterator serves batches of rows of whole feature and label arrays,
+// reshuffled every epoch when it has a random source. Each batch's arrays
+// are reused by the next batch of the same size: use them before asking for
+// the next one.
+type ArrayIterator struct {
+	features, labels []*ndarray.Array
+	n, size          int
+	rng              *rand.Rand
+	order            []int
+	pos              int
+	bufs             map[int]*Batch
+}
+
+// NewArrayIterator returns an iterator over the rows (first axis) of the
+// feature and label arrays, which must all have the same number of rows, in
+// batches of batchSize (the last may be smaller). With rng non-nil the rows
+// are shuffled at each Reset.
+func NewArrayIterator(features, labels []*ndarray.Array, batchSize int, rng *rand.Rand) (*ArrayIterator, error) {
+	if len(features) == 0 {
+		return nil, fmt.Errorf("train: no feature arrays")
+	}
+	if batchSize <= 0 {
+		return nil, fmt.Errorf("train: batch size %d must be positive", batchSize)
+	}
+	n := -1
+	for _, a := range append(append([]*ndarray.Array(nil), features...), labels...) {
+		if a.Rank() == 0 {
+			return nil, fmt.Errorf("train: a data array is a scalar; rows are along the first axis")
+		}
+		if n >= 0 && a.Shape()[0] != n {
+			return nil, fmt.Errorf("train: data arrays have %d and %d rows", n, a.Shape()[0])
+		}
+		n = a.Shape()[0]
+	}
+	it := &ArrayIterator{features: features, labels: labels, n: n, size: batchSize, rng: rng, bufs: map[int]*Batch{}}
+	it.order = make([]int, n)
+	for i := range it.order {
+		it.order[i] = i
+	}
+	it.Reset()
+	return it, nil
+}
+
+// Batches returns the number of batches per epoch.
+func (it *ArrayIterator) Batches() int { return (it.n + it.size - 1) / it.size }
+
+// Reset starts a new epoch, reshuffling when the iterator has a random source.
+func (it *ArrayIterator) Reset() {
+	it.pos = 0
+	if it.rng != nil {
+		it.rng.Shuffle(len(it.order), func(i, j int) { it.order[i], it.order[j] = it.order[j], it.order[i] })
+	}
+}
+
+// Next returns the next batch.
+func (it *ArrayIterator) Next() (*Batch, bool) {
+	if it.pos >= it.n {
+		return nil, false
+	}
+	m := min(it.size, it.n-it.pos)
+	b := it.bufs[m]
+	if b == nil {
+		b = &Batch{}
+		for _, a := range it.features {
+			b.Features = append(b.Features, rowsLike(a, m))
+		}
+		for _, a := range it.labels {
+			b.Labels = append(b.Labels, rowsLike(a, m))
+		}
+		it.bufs[m] = b
+	}
+	rows := it.order[it.pos : it.pos+m]
+	for i, a := range it.features {
+		gatherRows(b.Features[i], a, rows)
+	}
+	for i, a := range it.labels {
+		gatherRows(b.Labels[i], a, rows)
+	}
+	it.pos += m
+	return b, true
+}
+
+func rowsLike(a *ndarray.Array, m int) *ndarray.Array {
+	shape := append([]int{m}, a.Shape()[1:]...)
+	return ndarray.Must(ndarray.Zeros(a.DType(), shape...))
+}
+
+// gatherRows copies the given rows of src into dst.
+func gatherRows(dst, src *ndarray.Array, rows []int) {
+	src = ndarray.Contiguous(src)
+	per := 1
+	for _, d := range src.Shape()[1:] {
+		per *= d
+	}
+	switch src.DType() {
+	case ndarray.Float32:
+		copyRows(ndarray.Raw[float32](dst), ndarray.Raw[float32](src)[src.Offset():], rows, per)
+	case ndarray.Float64:
+		copyRows(ndarray.Raw[float64](dst), ndarray.Raw[float64](src)[src.Offset():], rows, per)
+	case ndarray.Int32:
+		copyRows(ndarray.Raw[int32](dst), ndarray.Raw[int32](src)[src.Offset():], rows, per)
+	case ndarray.Int64:
+		copyRows(ndarray.Raw[int64](dst), ndarray.Raw[int64](src)[src.Offset():], rows, per)
+	case ndarray.Bool:
+		copyRows(ndarray.Raw[bool](dst), ndarray.Raw[bool](src)[src.Offset():], rows, per)
+	}
+}
+
+func copyRows[T ndarray.Elem](dst, src []T, rows []int, per int) {
+	for i, r := range rows {
+		copy(dst[i*per:(i+1)*per], src[r*per:(r+1)*per])
+	}
+}

@@ -1,0 +1,11 @@
+// Package train fits a graph's trainable variables to data: updaters (SGD,
+// momentum with optional Nesterov, Adam, AdamW) with learning-rate schedules,
+// L2 regularization and weight decay, a training configuration naming which
+// placeholders take features and labels, a Fit loop over batches that
+// returns the loss history, listeners for iteration and epoch events
+// (including a progress bar), and classifier evaluation.
+//
+// The gradient is built into the graph once (package autodiff) and each step
+// runs it with package exec; variables are updated in place, so a running
+// Fit owns the graph's variable arrays.
+package train

@@ -1,0 +1,344 @@
+package train
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/sdgo/sdgo/autodiff"
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Trainer trains one graph with one configuration.
+type Trainer struct {
+	g        *graph.Graph
+	cfg      *Config
+	s        *exec.Session
+	features []*graph.Variable
+	labels   []*graph.Variable
+	losses   []*graph.Variable
+	params   []*graph.Variable
+	grads    []*graph.Variable
+	outputs  []string
+	state    [][]*ndarray.Array // per param, per updater state key
+	feeds    map[string]*ndarray.Array
+}
+
+// History is what Fit returns: the loss of every step and the mean loss of
+// every epoch.
+type History struct {
+	Loss      []float64
+	EpochLoss []float64
+}
+
+// New prepares to train g: it checks the configuration against the graph,
+// builds the gradients of the loss with respect to the trainable variables
+// (once), and takes ownership of those variables' arrays (it copies them, so
+// arrays the caller still holds are never changed).
+func New(g *graph.Graph, cfg *Config) (*Trainer, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	t := &Trainer{g: g, cfg: cfg, s: exec.New(g), feeds: map[string]*ndarray.Array{}}
+	var err error
+	if t.features, err = placeholders(g, "feature", cfg.Features); err != nil {
+		return nil, err
+	}
+	if t.labels, err = placeholders(g, "label", cfg.Labels); err != nil {
+		return nil, err
+	}
+	if len(cfg.Losses) > 0 {
+		if err := g.SetLoss(cfg.Losses...); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+	}
+	for _, n := range g.Losses() {
+		v, _ := g.Variable(n)
+		t.losses = append(t.losses, v)
+	}
+	if len(t.losses) == 0 {
+		return nil, fmt.Errorf("train: no loss variables: name them in the configuration or with Graph.SetLoss")
+	}
+	if len(cfg.Trainable) > 0 {
+		for _, n := range cfg.Trainable {
+			v, ok := g.Variable(n)
+			if !ok || v.Type() != graph.VARIABLE {
+				return nil, fmt.Errorf("train: trainable %q is not a VARIABLE of the graph", n)
+			}
+			t.params = append(t.params, v)
+		}
+	} else {
+		for _, v := range g.VariablesOf(graph.VARIABLE) {
+			if v.DType().IsFloat() {
+				t.params = append(t.params, v)
+			}
+		}
+	}
+	if len(t.params) == 0 {
+		return nil, fmt.Errorf("train: the graph has no trainable variables")
+	}
+	if t.grads, err = autodiff.Gradients(g, t.params...); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	for _, l := range t.losses {
+		t.outputs = append(t.outputs, l.Name())
+	}
+	for _, gv := range t.grads {
+		t.outputs = append(t.outputs, gv.Name())
+	}
+	saved, _ := g.GetMeta(graph.MetaUpdaterState)
+	savedState, _ := saved.(map[string]map[string]*ndarray.Array)
+	t.state = make([][]*ndarray.Array, len(t.params))
+	for i, p := range t.params {
+		own := ndarray.Copy(p.Value())
+		if err := p.SetValue(own); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		for _, k := range cfg.Updater.StateKeys() {
+			st := ndarray.Must(ndarray.Zeros(own.DType(), own.Shape()...))
+			if a := savedState[p.Name()][k]; a != nil && ndarray.SameShape(a.Shape(), own.Shape()) && a.DType() == own.DType() {
+				st = ndarray.Copy(a)
+			}
+			t.state[i] = append(t.state[i], st)
+		}
+	}
+	return t, t.saveMeta()
+}
+
+func placeholders(g *graph.Graph, what string, names []string) ([]*graph.Variable, error) {
+	out := make([]*graph.Variable, len(names))
+	for i, n := range names {
+		v, ok := g.Variable(n)
+		if !ok || v.Type() != graph.PLACEHOLDER {
+			return nil, fmt.Errorf("train: %s placeholder %q is not a placeholder of the graph", what, n)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// Session returns the session the trainer runs the graph with; op-level
+// listeners (exec.Listener) can be added to it.
+func (t *Trainer) Session() *exec.Session { return t.s }
+
+// Config returns the configuration, whose counters Fit advances.
+func (t *Trainer) Config() *Config { return t.cfg }
+
+// saveMeta records the configuration and the updater state in the graph, so
+// that saving the graph keeps them.
+func (t *Trainer) saveMeta() error {
+	js, err := json.Marshal(t.cfg)
+	if err != nil {
+		return err
+	}
+	t.g.SetMeta(graph.MetaTrainingConfig, string(js))
+	st := map[string]map[string]*ndarray.Array{}
+	for i, p := range t.params {
+		m := map[string]*ndarray.Array{}
+		for j, k := range t.cfg.Updater.StateKeys() {
+			m[k] = t.state[i][j]
+		}
+		st[p.Name()] = m
+	}
+	t.g.SetMeta(graph.MetaUpdaterState, st)
+	return nil
+}
+
+func (t *Trainer) feed(b *Batch) error {
+	if len(b.Features) != len(t.features) || len(b.Labels) != len(t.labels) {
+		return fmt.Errorf("train: a batch has %d feature and %d label arrays; the configuration names %d and %d placeholders",
+			len(b.Features), len(b.Labels), len(t.features), len(t.labels))
+	}
+	for i, v := range t.features {
+		t.feeds[v.Name()] = b.Features[i]
+	}
+	for i, v := range t.labels {
+		t.feeds[v.Name()] = b.Labels[i]
+	}
+	return nil
+}
+
+// Step runs one training step on a batch and returns its loss.
+func (t *Trainer) Step(b *Batch) (float64, error) {
+	if err := t.feed(b); err != nil {
+		return 0, err
+	}
+	out, err := t.s.Exec(exec.Request{Feeds: t.feeds, Outputs: t.outputs, Recyclable: true})
+	if err != nil {
+		return 0, err
+	}
+	loss := 0.0
+	for _, l := range t.losses {
+		a := out[l.Name()]
+		for _, v := range a.Float64s() {
+			loss += v
+		}
+	}
+	it, ep := t.cfg.IterationCount, t.cfg.EpochCount
+	lr := t.cfg.Updater.LearningRate(it, ep)
+	for i, p := range t.params {
+		grad := out[t.grads[i].Name()]
+		if !grad.IsPacked() || grad.Offset() != 0 {
+			grad = ndarray.Copy(grad)
+		}
+		param := p.Value()
+		for _, r := range t.cfg.Regularization {
+			if err := r.beforeUpdate(param, grad, it, ep); err != nil {
+				return 0, err
+			}
+		}
+		if err := t.cfg.Updater.apply(param, grad, t.state[i], it, ep); err != nil {
+			return 0, fmt.Errorf("train: updating %q: %w", p.Name(), err)
+		}
+		for _, r := range t.cfg.Regularization {
+			if err := r.afterUpdate(param, lr, it, ep); err != nil {
+				return 0, err
+			}
+		}
+	}
+	for _, n := range t.outputs {
+		t.s.Recycle(out[n])
+	}
+	t.cfg.IterationCount++
+	return loss, nil
+}
+
+// Fit trains for a number of epochs over data and returns the loss history.
+// Listeners see every step and every epoch; an error from one stops training.
+func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*History, error) {
+	h := &History{}
+	batches := -1
+	if s, ok := data.(Sized); ok {
+		batches = s.Batches()
+	}
+	defer t.saveMeta()
+	for e := 0; e < epochs; e++ {
+		data.Reset()
+		start := time.Now()
+		sum, n, examples := 0.0, 0, 0
+		for {
+			b, ok := data.Next()
+			if !ok {
+				break
+			}
+			loss, err := t.Step(b)
+			if err != nil {
+				return h, fmt.Errorf("train: epoch %d, batch %d: %w", t.cfg.EpochCount, n, err)
+			}
+			if math.IsNaN(loss) || math.IsInf(loss, 0) {
+				return h, fmt.Errorf("train: epoch %d, batch %d: the loss is %v", t.cfg.EpochCount, n, loss)
+			}
+			h.Loss = append(h.Loss, loss)
+			sum += loss
+			if len(b.Features) > 0 && b.Features[0].Rank() > 0 {
+				examples += b.Features[0].Shape()[0]
+			}
+			ev := &IterationEvent{Iteration: t.cfg.IterationCount - 1, Epoch: e, Epochs: epochs, Batch: n, Batches: batches,
+				Loss: loss, Examples: examples, Elapsed: time.Since(start)}
+			for _, l := range listeners {
+				if err := l.IterationDone(ev); err != nil {
+					return h, err
+				}
+			}
+			n++
+		}
+		if n == 0 {
+			return h, fmt.Errorf("train: the data iterator gave no batches")
+		}
+		mean := sum / float64(n)
+		h.EpochLoss = append(h.EpochLoss, mean)
+		t.cfg.EpochCount++
+		ev := &EpochEvent{Epoch: e, Epochs: epochs, Loss: mean, Iterations: n, Examples: examples, Elapsed: time.Since(start)}
+		for _, l := range listeners {
+			if err := l.EpochDone(ev); err != nil {
+				return h, err
+			}
+		}
+	}
+	return h, nil
+}
+
+// Evaluation counts a classifier's correct predictions.
+type Evaluation struct {
+	Correct, Total int
+	// Confusion[i][j] counts examples of class i predicted as j.
+	Confusion [][]int
+}
+
+// Accuracy is the fraction of examples classified correctly.
+func (e *Evaluation) Accuracy() float64 {
+	if e.Total == 0 {
+		return 0
+	}
+	return float64(e.Correct) / float64(e.Total)
+}
+
+// Evaluate runs the graph over data and compares the class the named output
+// predicts (its largest element along the last axis) with the first labels
+// array (one-hot along the last axis, or integer class indices).
+func (t *Trainer) Evaluate(data Iterator, output string) (*Evaluation, error) {
+	return Evaluate(t.s, data, t.cfg.Features, output)
+}
+
+// Evaluate is Trainer.Evaluate for any session: features names the
+// placeholders fed from each batch's features.
+func Evaluate(s *exec.Session, data Iterator, features []string, output string) (*Evaluation, error) {
+	ev := &Evaluation{}
+	data.Reset()
+	feeds := map[string]*ndarray.Array{}
+	for {
+		b, ok := data.Next()
+		if !ok {
+			break
+		}
+		if len(b.Labels) == 0 {
+			return nil, fmt.Errorf("train: evaluation needs labels")
+		}
+		for i, n := range features {
+			feeds[n] = b.Features[i]
+		}
+		out, err := s.Output(feeds, output)
+		if err != nil {
+			return nil, err
+		}
+		pred, err := ndarray.ArgMax(out[output], -1, false)
+		if err != nil {
+			return nil, err
+		}
+		lab := b.Labels[0]
+		var truth []int64
+		if lab.DType().IsFloat() {
+			a, err := ndarray.ArgMax(lab, -1, false)
+			if err != nil {
+				return nil, err
+			}
+			truth = a.Int64s()
+		} else {
+			truth = lab.Int64s()
+		}
+		p := pred.Int64s()
+		if len(p) != len(truth) {
+			return nil, fmt.Errorf("train: %d predictions for %d labels", len(p), len(truth))
+		}
+		k := 1
+		if s := out[output].Shape(); len(s) > 0 {
+			k = s[len(s)-1]
+		}
+		for len(ev.Confusion) < k {
+			ev.Confusion = append(ev.Confusion, make([]int, k))
+		}
+		for i := range p {
+			ev.Total++
+			if p[i] == truth[i] {
+				ev.Correct++
+			}
+			if truth[i] >= 0 && int(truth[i]) < k {
+				ev.Confusion[truth[i]][p[i]]++
+			}
+		}
+	}
+	return ev, nil
+}

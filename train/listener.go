@@ -1,0 +1,105 @@
+package train
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+)
+
+// Listener follows training. Returning an error stops Fit with it.
+type Listener interface {
+	IterationDone(e *IterationEvent) error
+	EpochDone(e *EpochEvent) error
+}
+
+// IterationEvent describes a finished step.
+type IterationEvent struct {
+	// Iteration counts steps over the whole training; Batch counts them
+	// within the epoch, from 0; Batches is the epoch's number of batches
+	// (-1 when the iterator does not know).
+	Iteration, Epoch, Epochs, Batch, Batches int
+	Loss                                     float64
+	Examples                                 int
+	// Elapsed is the time since the epoch started.
+	Elapsed time.Duration
+}
+
+// EpochEvent describes a finished epoch.
+type EpochEvent struct {
+	Epoch, Epochs int
+	// Loss is the mean of the epoch's step losses.
+	Loss       float64
+	Iterations int
+	Examples   int
+	Elapsed    time.Duration
+}
+
+// Progress shows training progress: on a terminal, a bar redrawn in place
+// with the loss and the rate; otherwise, one plain line per epoch.
+type Progress struct {
+	w        io.Writer
+	terminal bool
+	last     time.Time
+	every    time.Duration
+}
+
+// NewProgress returns a progress listener writing to w. It draws a bar when
+// w is a terminal.
+func NewProgress(w io.Writer) *Progress {
+	return &Progress{w: w, terminal: isTerminal(w), every: 100 * time.Millisecond}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func rate(n int, d time.Duration) float64 {
+	if d <= 0 {
+		return 0
+	}
+	return float64(n) / d.Seconds()
+}
+
+// IterationDone redraws the bar (on a terminal, at most ten times a second).
+func (p *Progress) IterationDone(e *IterationEvent) error {
+	if !p.terminal {
+		return nil
+	}
+	now := time.Now()
+	last := e.Batches > 0 && e.Batch == e.Batches-1
+	if !last && now.Sub(p.last) < p.every {
+		return nil
+	}
+	p.last = now
+	const width = 30
+	bar := strings.Repeat(" ", width)
+	count := fmt.Sprintf("%d", e.Batch+1)
+	if e.Batches > 0 {
+		done := width * (e.Batch + 1) / e.Batches
+		bar = strings.Repeat("=", done) + strings.Repeat(" ", width-done)
+		if done < width {
+			bar = bar[:done] + ">" + bar[done+1:]
+		}
+		count = fmt.Sprintf("%d/%d", e.Batch+1, e.Batches)
+	}
+	_, err := fmt.Fprintf(p.w, "\repoch %d/%d [%s] %s  loss %.4f  %.0f it/s ", e.Epoch+1, e.Epochs, bar, count, e.Loss, rate(e.Batch+1, e.Elapsed))
+	return err
+}
+
+// EpochDone ends the bar's line, or prints the epoch's line.
+func (p *Progress) EpochDone(e *EpochEvent) error {
+	prefix := ""
+	if p.terminal {
+		prefix = "\r\033[K"
+	}
+	_, err := fmt.Fprintf(p.w, "%sepoch %d/%d  loss %.4f  %d iterations  %.0f it/s  %.0f examples/s  %v\n", prefix,
+		e.Epoch+1, e.Epochs, e.Loss, e.Iterations, rate(e.Iterations, e.Elapsed), rate(e.Examples, e.Elapsed), e.Elapsed.Round(time.Millisecond))
+	return err
+}

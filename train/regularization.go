@@ -1,0 +1,77 @@
+package train
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Regularization adds a penalty on the parameters. L2 acts on the gradient
+// before the updater; WeightDecay on the parameter after it (as in DL4J).
+type Regularization interface {
+	// Name is the regularization's name in messages.
+	Name() string
+	// beforeUpdate changes the gradient; afterUpdate the parameter.
+	beforeUpdate(param, grad *ndarray.Array, it, ep int) error
+	afterUpdate(param *ndarray.Array, lr float64, it, ep int) error
+	check() error
+}
+
+// L2 adds coeff·p to the gradient: the gradient of (coeff/2)·‖p‖².
+type L2 struct{ Coeff Schedule }
+
+// NewL2 returns L2 regularization with a fixed coefficient.
+func NewL2(coeff float64) *L2 { return &L2{Coeff: Fixed(coeff)} }
+
+func (r *L2) Name() string { return "L2" }
+func (r *L2) check() error {
+	if r.Coeff == nil || r.Coeff.Value(0, 0) < 0 {
+		return fmt.Errorf("train: L2 coefficient must be given and not negative")
+	}
+	return nil
+}
+
+func (r *L2) beforeUpdate(p, g *ndarray.Array, it, ep int) error {
+	c := r.Coeff.Value(it, ep)
+	return each2(g, p, func(g, p []float32) {
+		cf := float32(c)
+		for i := range g {
+			g[i] += cf * p[i]
+		}
+	}, func(g, p []float64) {
+		for i := range g {
+			g[i] += c * p[i]
+		}
+	})
+}
+
+func (r *L2) afterUpdate(*ndarray.Array, float64, int, int) error { return nil }
+
+// WeightDecay shrinks the parameter after the update: p -= coeff·p, times
+// the learning rate when ApplyLR is set (DL4J's WeightDecay).
+type WeightDecay struct {
+	Coeff   Schedule
+	ApplyLR bool
+}
+
+// NewWeightDecay returns weight decay with a fixed coefficient, scaled by
+// the learning rate.
+func NewWeightDecay(coeff float64) *WeightDecay { return &WeightDecay{Coeff: Fixed(coeff), ApplyLR: true} }
+
+func (r *WeightDecay) Name() string { return "WeightDecay" }
+func (r *WeightDecay) check() error {
+	if r.Coeff == nil || r.Coeff.Value(0, 0) < 0 {
+		return fmt.Errorf("train: weight decay coefficient must be given and not negative")
+	}
+	return nil
+}
+
+func (r *WeightDecay) beforeUpdate(*ndarray.Array, *ndarray.Array, int, int) error { return nil }
+
+func (r *WeightDecay) afterUpdate(p *ndarray.Array, lr float64, it, ep int) error {
+	c := r.Coeff.Value(it, ep)
+	if r.ApplyLR {
+		c *= lr
+	}
+	return ndarray.UnaryInto(ndarray.ScaleBy, p, p, 1-c)
+}

@@ -1,0 +1,74 @@
+package train
+
+import (
+	"fmt"
+	"math"
+)
+
+// Schedule gives a hyperparameter's value (usually the learning rate) at an
+// iteration and epoch, both counted from 0.
+type Schedule interface {
+	Value(iteration, epoch int) float64
+}
+
+// Fixed is a constant value.
+type Fixed float64
+
+func (f Fixed) Value(int, int) float64 { return float64(f) }
+
+// ScheduleBy says whether a schedule steps with iterations or epochs.
+type ScheduleBy int
+
+const (
+	ByIteration ScheduleBy = iota
+	ByEpoch
+)
+
+func (b ScheduleBy) String() string {
+	if b == ByEpoch {
+		return "EPOCH"
+	}
+	return "ITERATION"
+}
+
+func (b ScheduleBy) pick(it, ep int) int {
+	if b == ByEpoch {
+		return ep
+	}
+	return it
+}
+
+// Step multiplies Initial by Decay every Step iterations (or epochs):
+// Initial · Decay^floor(t/Step).
+type Step struct {
+	Initial, Decay float64
+	Step           float64
+	By             ScheduleBy
+}
+
+func (s Step) Value(it, ep int) float64 {
+	if s.Step <= 0 {
+		return s.Initial
+	}
+	return s.Initial * math.Pow(s.Decay, math.Floor(float64(s.By.pick(it, ep))/s.Step))
+}
+
+// Exponential is Initial · Gamma^t.
+type Exponential struct {
+	Initial, Gamma float64
+	By             ScheduleBy
+}
+
+func (e Exponential) Value(it, ep int) float64 {
+	return e.Initial * math.Pow(e.Gamma, float64(e.By.pick(it, ep)))
+}
+
+func checkSchedule(name string, s Schedule) error {
+	if s == nil {
+		return fmt.Errorf("train: %s has no learning rate", name)
+	}
+	if v := s.Value(0, 0); !(v > 0) || math.IsInf(v, 0) {
+		return fmt.Errorf("train: %s learning rate %v must be a positive number", name, v)
+	}
+	return nil
+}
