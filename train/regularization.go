@@ -56,7 +56,9 @@ type WeightDecay struct {
 
 // NewWeightDecay returns weight decay with a fixed coefficient, scaled by
 // the learning rate.
-func NewWeightDecay(coeff float64) *WeightDecay { return &WeightDecay{Coeff: Fixed(coeff), ApplyLR: true} }
+func NewWeightDecay(coeff float64) *WeightDecay {
+	return &WeightDecay{Coeff: Fixed(coeff), ApplyLR: true}
+}
 
 func (r *WeightDecay) Name() string { return "WeightDecay" }
 func (r *WeightDecay) check() error {
