@@ -1,5 +1,6 @@
-// Command demo builds a small multilayer perceptron in Go code and runs it on
-// a fixed input. It is what `make demo` runs.
+// Command demo is what `make demo` runs: it builds a small multilayer
+// perceptron in Go code, trains it on two interleaved spirals it generates,
+// and reports the loss falling and the final accuracy.
 package main
 
 import (
@@ -7,11 +8,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"time"
 
-	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/train"
 )
 
 func main() {
@@ -21,42 +23,84 @@ func main() {
 	}
 }
 
-func run() error {
-	rng := rand.New(rand.NewPCG(1, 2))
-	glorot := func(in, out int) *ndarray.Array {
-		return ndarray.Must(ndarray.RandNormal(rng, ndarray.Float32, 0, math.Sqrt(2/float64(in+out)), in, out))
+// buildMLP returns a 2-h-h-2 tanh MLP with a softmax cross-entropy loss.
+func buildMLP(rng *rand.Rand, h int) (*graph.Graph, error) {
+	dt := ndarray.Float32
+	init := func(in, out int) *ndarray.Array {
+		return ndarray.Must(ndarray.RandNormal(rng, dt, 0, math.Sqrt(1/float64(in)), in, out))
 	}
-	zeros := func(n int) *ndarray.Array { return ndarray.Must(ndarray.Zeros(ndarray.Float32, n)) }
+	zeros := func(n int) *ndarray.Array { return ndarray.Must(ndarray.Zeros(dt, n)) }
 
-	// A 2-16-3 MLP: tanh hidden layer, softmax output.
 	g := graph.New()
-	x := g.Placeholder("x", ndarray.Float32, -1, 2)
-	w1, b1 := g.Var("w1", glorot(2, 16)), g.Var("b1", zeros(16))
-	w2, b2 := g.Var("w2", glorot(16, 3)), g.Var("b2", zeros(3))
-	h := g.Math().Tanh(x.MatMul(w1).Add(b1)).Named("hidden")
-	probs := g.NN().Softmax(h.MatMul(w2).Add(b2), -1).Named("probs")
+	x := g.Placeholder("x", dt, -1, 2)
+	y := g.Placeholder("y", dt, -1, 2)
+	h1 := g.Math().Tanh(x.MatMul(g.Var("w1", init(2, h))).Add(g.Var("b1", zeros(h))))
+	h2 := g.Math().Tanh(h1.MatMul(g.Var("w2", init(h, h))).Add(g.Var("b2", zeros(h))))
+	logits := h2.MatMul(g.Var("w3", init(h, 2))).Add(g.Var("b3", zeros(2))).Named("logits")
+	loss := g.Loss().SoftmaxCrossEntropy(y, logits).Named("loss")
 	if err := g.Err(); err != nil {
+		return nil, err
+	}
+	return g, g.SetLoss(loss.Name())
+}
+
+func run() error {
+	start := time.Now()
+	rng := rand.New(rand.NewPCG(1, 2))
+	features, labels := train.Spirals(rng, 300, 0.05, ndarray.Float32)
+	data, err := train.NewArrayIterator([]*ndarray.Array{features}, []*ndarray.Array{labels}, 32, rng)
+	if err != nil {
+		return err
+	}
+	g, err := buildMLP(rng, 32)
+	if err != nil {
 		return err
 	}
 	fmt.Printf("sdgo demo (kernels: %s)\n\n%s\n", kernels.ISA(), g.Summary())
 
-	input := ndarray.Must(ndarray.FromSlice([]float32{
-		0, 0,
-		1, 0,
-		0, 1,
-		-1, -1,
-	}, 4, 2))
-	out, err := exec.New(g).Output(map[string]*ndarray.Array{"x": input}, probs.Name())
+	tr, err := train.New(g, &train.Config{
+		Updater:  train.NewAdam(0.01),
+		Features: []string{"x"},
+		Labels:   []string{"y"},
+	})
 	if err != nil {
 		return err
 	}
-	p := out[probs.Name()]
-	fmt.Printf("input  %v\nprobs  %v\n", input, p)
-	// Each row of a softmax sums to one.
-	sums, err := ndarray.Reduce(ndarray.Sum, p, []int{1}, false)
+	before, err := tr.Evaluate(data, "logits")
 	if err != nil {
 		return err
 	}
-	fmt.Printf("row sums %v\n", sums)
+	fmt.Printf("training on %d points of two spirals, accuracy before: %.1f%%\n", features.Shape()[0], 100*before.Accuracy())
+	hist, err := tr.Fit(data, 60, every(10, train.NewProgress(os.Stdout)))
+	if err != nil {
+		return err
+	}
+	after, err := tr.Evaluate(data, "logits")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("loss %.4f -> %.4f over %d steps; accuracy after: %.1f%% (%d/%d)\n",
+		hist.EpochLoss[0], hist.EpochLoss[len(hist.EpochLoss)-1], len(hist.Loss), 100*after.Accuracy(), after.Correct, after.Total)
+	if after.Accuracy() < 0.95 {
+		return fmt.Errorf("accuracy %.3f is below 95%%", after.Accuracy())
+	}
+	fmt.Printf("done in %v\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// every passes only every n-th epoch (and the last) to a listener, to keep
+// the demo's output short.
+func every(n int, l train.Listener) train.Listener { return &sparse{n: n, l: l} }
+
+type sparse struct {
+	n int
+	l train.Listener
+}
+
+func (s *sparse) IterationDone(e *train.IterationEvent) error { return nil }
+func (s *sparse) EpochDone(e *train.EpochEvent) error {
+	if (e.Epoch+1)%s.n == 0 || e.Epoch == 0 || e.Epoch+1 == e.Epochs {
+		return s.l.EpochDone(e)
+	}
 	return nil
 }
