@@ -344,3 +344,35 @@ func BenchmarkMLPForward(b *testing.B) {
 		}
 	}
 }
+
+// An op may skip an output nobody reads (Ctx.Needed); asking for it makes
+// the op compute it, with the same value the op gives when both are read.
+func TestUnneededOutputsAreSkipped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	g := graph.New()
+	x := g.Const("x", randn(rng, ndarray.Float64, 3, 4))
+	w := g.Const("w", randn(rng, ndarray.Float64, 4, 2))
+	d := g.Const("d", randn(rng, ndarray.Float64, 3, 2))
+	outs, err := g.Op("matmul_bp", ops.Args{}, x, w, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := exec.Output(g, nil, outs[0].Name(), outs[1].Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	only, err := exec.Output(g, nil, outs[1].Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ndarray.Equal(only[outs[1].Name()], both[outs[1].Name()]) {
+		t.Error("dW differs when dX is not requested")
+	}
+	c := &counter{}
+	g2 := graph.New()
+	y := g2.Placeholder("y", ndarray.Float64, 2)
+	o2, _ := g2.Op("matmul_bp", ops.Args{}, g2.Const("a", randn(rng, ndarray.Float64, 3, 2)), y.ExpandDims(1), g2.Const("b", randn(rng, ndarray.Float64, 3, 1)))
+	if _, err := exec.New(g2).Exec(exec.Request{Feeds: map[string]*ndarray.Array{"y": randn(rng, ndarray.Float64, 2)}, Outputs: []string{o2[1].Name()}, Listeners: []exec.Listener{c}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -297,6 +297,7 @@ func (ru *run) overwritable(i int) bool {
 
 func (ru *run) exec() error {
 	ctx := ops.NewCtx("", ru.s.pool.get, ru.overwritable)
+	ctx.SetNeeded(ru.needed)
 	ins := make([]*ndarray.Array, 0, 8)
 	for k := range ru.p.steps {
 		st := &ru.p.steps[k]
@@ -323,7 +324,7 @@ func (ru *run) exec() error {
 		if err != nil {
 			return err
 		}
-		if err := checkOutputs(st, outs); err != nil {
+		if err := checkOutputs(st, outs, ru.needed); err != nil {
 			return err
 		}
 		if ev != nil {
@@ -334,10 +335,13 @@ func (ru *run) exec() error {
 				}
 			}
 		}
-		ru.cur = nil
 		for i, sl := range st.out {
+			if outs[i] == nil {
+				continue // not needed, checked above
+			}
 			ru.set(sl, outs[i], true)
 		}
+		ru.cur = nil
 		for _, sl := range st.in {
 			ru.left[sl]--
 			if ru.left[sl] == 0 {
@@ -346,6 +350,12 @@ func (ru *run) exec() error {
 		}
 	}
 	return nil
+}
+
+// needed reports whether output i of the running step has a reader.
+func (ru *run) needed(i int) bool {
+	st := ru.cur
+	return st == nil || i >= len(st.out) || ru.left[st.out[i]] > 0
 }
 
 // callOp runs one op, turning a panic into an error that names it.
@@ -373,13 +383,16 @@ func describe(st *step, ins []*ndarray.Array) string {
 
 // checkOutputs compares what an op returned with what was inferred when the
 // graph was built.
-func checkOutputs(st *step, outs []*ndarray.Array) error {
+func checkOutputs(st *step, outs []*ndarray.Array, needed func(int) bool) error {
 	if len(outs) != len(st.out) {
 		return fmt.Errorf("exec: op %q (%s) returned %d outputs, want %d", st.op.Name(), st.op.OpName(), len(outs), len(st.out))
 	}
 	for i, a := range outs {
 		want := st.info[i]
 		if a == nil {
+			if !needed(i) {
+				continue
+			}
 			return fmt.Errorf("exec: op %q (%s) returned no array for output %d", st.op.Name(), st.op.OpName(), i)
 		}
 		if want.DType != ndarray.Invalid && a.DType() != want.DType {

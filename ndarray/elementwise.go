@@ -30,9 +30,16 @@ const (
 	SquaredDiff // (x-y)²
 	FloorDiv    // floor(x/y)
 	FloorMod    // x - floor(x/y)*y, the sign of y, as Python's %
+
+	// Activation gradients, x being the activation's input or output as
+	// named and y the gradient flowing back.
+	ReluGrad       // y where x > 0, else 0
+	TanhGradOut    // y·(1-x²), x = tanh's output
+	SigmoidGradOut // y·x·(1-x), x = the sigmoid's output
 )
 
-var binaryNames = [...]string{"add", "sub", "mul", "div", "pow", "maximum", "minimum", "squared_difference", "floordiv", "floormod"}
+var binaryNames = [...]string{"add", "sub", "mul", "div", "pow", "maximum", "minimum", "squared_difference", "floordiv", "floormod",
+	"relu_grad", "tanh_grad", "sigmoid_grad"}
 
 func (op BinaryOp) String() string {
 	if int(op) < len(binaryNames) {
@@ -88,27 +95,9 @@ func binKernels[T Num](op BinaryOp) binK[T] {
 			return binK[T]{asT[func(d, x, y []T)](k.vec), asT[func(d, x []T, s T)](k.scR), asT[func(d []T, s T, x []T)](k.scL), one}
 		}
 	}
-	return binK[T]{
-		vec: func(d, x, y []T) {
-			x, y = x[:len(d)], y[:len(d)]
-			for i := range d {
-				d[i] = one(x[i], y[i])
-			}
-		},
-		scR: func(d, x []T, s T) {
-			x = x[:len(d)]
-			for i := range d {
-				d[i] = one(x[i], s)
-			}
-		},
-		scL: func(d []T, s T, x []T) {
-			x = x[:len(d)]
-			for i := range d {
-				d[i] = one(s, x[i])
-			}
-		},
-		one: one,
-	}
+	// No vector kernel: a Go loop per op, with the op chosen outside the
+	// loop. Scalar operands are spread into scratch by binaryRuns.
+	return binK[T]{vec: func(d, x, y []T) { binLoop(op, d, x, y) }, one: one}
 }
 
 func isFloat[T Num]() bool {
@@ -118,6 +107,53 @@ func isFloat[T Num]() bool {
 		return true
 	}
 	return false
+}
+
+// binLoop computes d[i] = op(x[i], y[i]) for the ops without a vector kernel.
+func binLoop[T Num](op BinaryOp, d, x, y []T) {
+	x, y = x[:len(d)], y[:len(d)]
+	switch op {
+	case Add:
+		for i := range d {
+			d[i] = x[i] + y[i]
+		}
+	case Sub:
+		for i := range d {
+			d[i] = x[i] - y[i]
+		}
+	case Mul:
+		for i := range d {
+			d[i] = x[i] * y[i]
+		}
+	case SquaredDiff:
+		for i := range d {
+			v := x[i] - y[i]
+			d[i] = v * v
+		}
+	case ReluGrad:
+		for i := range d {
+			if x[i] > 0 {
+				d[i] = y[i]
+			} else {
+				d[i] = 0
+			}
+		}
+	case TanhGradOut:
+		for i := range d {
+			d[i] = y[i] * (1 - x[i]*x[i])
+		}
+	case SigmoidGradOut:
+		for i := range d {
+			d[i] = y[i] * x[i] * (1 - x[i])
+		}
+	default:
+		// The rest (division of integers, powers, floor division and
+		// modulo, integer max/min) cost more per element than a call.
+		f := binFn[T](op)
+		for i := range d {
+			d[i] = f(x[i], y[i])
+		}
+	}
 }
 
 // binFn returns op on one pair of elements.
@@ -159,6 +195,17 @@ func binFn[T Num](op BinaryOp) func(x, y T) T {
 		return func(x, y T) T { return min(x, y) }
 	case SquaredDiff:
 		return func(x, y T) T { return (x - y) * (x - y) }
+	case ReluGrad:
+		return func(x, y T) T {
+			if x > 0 {
+				return y
+			}
+			return 0
+		}
+	case TanhGradOut:
+		return func(x, y T) T { return y * (1 - x*x) }
+	case SigmoidGradOut:
+		return func(x, y T) T { return y * x * (1 - x) }
 	case FloorDiv:
 		if fl {
 			return func(x, y T) T { return T(math.Floor(float64(x) / float64(y))) }
@@ -302,10 +349,14 @@ func binaryRuns[T Num](k binK[T], d, x, y []T, nn *nest) {
 			m := min(chunk, n-s)
 			dd := span(d, off[0]+s*inc[0], m, inc[0], td[:])
 			switch {
-			case inc[2] == 0:
+			case inc[2] == 0 && k.scR != nil:
 				k.scR(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), y[off[2]])
-			case inc[1] == 0:
+			case inc[1] == 0 && k.scL != nil:
 				k.scL(dd, x[off[1]], gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
+			case inc[2] == 0:
+				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), fill(ty[:m], y[off[2]]))
+			case inc[1] == 0:
+				k.vec(dd, fill(tx[:m], x[off[1]]), gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
 			default:
 				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
 			}
@@ -336,6 +387,14 @@ func gather[T any](s []T, o, m, inc int, scratch []T) []T {
 		g[i] = s[o+i*inc]
 	}
 	return g
+}
+
+// fill sets every element of s to v and returns s.
+func fill[T any](s []T, v T) []T {
+	for i := range s {
+		s[i] = v
+	}
+	return s
 }
 
 // scatter writes v to s at o, o+inc, ...

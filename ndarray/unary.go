@@ -166,9 +166,76 @@ func unaryKernel[T Num](op UnaryOp, param float64) func(d, x []T) {
 			return asT[func(d, x []T)](k)
 		}
 	}
-	f := unaryFn[T](op, param)
-	return func(d, x []T) {
-		x = x[:len(d)]
+	return func(d, x []T) { unaryLoop(op, param, d, x) }
+}
+
+// unaryLoop computes d[i] = op(x[i]) for the ops without a vector kernel,
+// choosing the op outside the loop.
+func unaryLoop[T Num](op UnaryOp, p float64, d, x []T) {
+	x = x[:len(d)]
+	switch op {
+	case Neg:
+		for i := range d {
+			d[i] = -x[i]
+		}
+	case Abs:
+		for i := range d {
+			if x[i] < 0 {
+				d[i] = -x[i]
+			} else {
+				d[i] = x[i]
+			}
+		}
+	case Square:
+		for i := range d {
+			d[i] = x[i] * x[i]
+		}
+	case Relu:
+		for i := range d {
+			if x[i] < 0 {
+				d[i] = 0
+			} else {
+				d[i] = x[i]
+			}
+		}
+	case LeakyRelu:
+		a := T(p)
+		for i := range d {
+			if x[i] > 0 {
+				d[i] = x[i]
+			} else {
+				d[i] = a * x[i]
+			}
+		}
+	case ScaleBy:
+		s := T(p)
+		for i := range d {
+			d[i] = x[i] * s
+		}
+	case AddScalar:
+		s := T(p)
+		for i := range d {
+			d[i] = x[i] + s
+		}
+	case TanhGrad:
+		for i := range d {
+			d[i] = 1 - x[i]*x[i]
+		}
+	case SigmoidGrad:
+		for i := range d {
+			d[i] = x[i] * (1 - x[i])
+		}
+	case Step:
+		for i := range d {
+			if x[i] > 0 {
+				d[i] = 1
+			} else {
+				d[i] = 0
+			}
+		}
+	default:
+		// Transcendental functions cost more than the call.
+		f := unaryFn[T](op, p)
 		for i := range d {
 			d[i] = f(x[i])
 		}

@@ -191,39 +191,58 @@ var MatMulBpOp = Register(bpDef("matmul_bp", 2, "gradients of matmul for inputs 
 		if g2, err = ndarray.Reshape(g2, full...); err != nil {
 			return nil, err
 		}
+		alpha := a.Float(0, 1)
 		var dx, dy *ndarray.Array
-		if !tx {
-			dx, err = ndarray.MatMul(g2, y2, false, !ty)
-		} else {
-			dx, err = ndarray.MatMul(y2, g2, ty, true)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if !ty {
-			dy, err = ndarray.MatMul(x2, g2, !tx, false)
-		} else {
-			dy, err = ndarray.MatMul(g2, x2, true, tx)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if alpha := a.Float(0, 1); alpha != 1 {
-			if err := ndarray.UnaryInto(ndarray.ScaleBy, dx, dx, alpha); err != nil {
-				return nil, err
+		if c.Needed(0) {
+			var err error
+			if !tx {
+				dx, err = matmulGrad(c, x2, x.Shape(), g2, y2, false, !ty, alpha)
+			} else {
+				dx, err = matmulGrad(c, x2, x.Shape(), y2, g2, ty, true, alpha)
 			}
-			if err := ndarray.UnaryInto(ndarray.ScaleBy, dy, dy, alpha); err != nil {
+			if err != nil {
 				return nil, err
 			}
 		}
-		if dx, err = sumToRankShape(dx, x2.Shape(), x.Shape()); err != nil {
-			return nil, err
-		}
-		if dy, err = sumToRankShape(dy, y2.Shape(), y.Shape()); err != nil {
-			return nil, err
+		if c.Needed(1) {
+			var err error
+			if !ty {
+				dy, err = matmulGrad(c, y2, y.Shape(), x2, g2, !tx, false, alpha)
+			} else {
+				dy, err = matmulGrad(c, y2, y.Shape(), g2, x2, true, tx, alpha)
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
 		return []*ndarray.Array{dx, dy}, nil
 	}))
+
+// matmulGrad computes alpha·op(a)·op(b), the gradient of the operand whose
+// matrix form has shape2 and own shape shape. When no batch axes were
+// broadcast the product is written straight into an array from the
+// executor's pool.
+func matmulGrad(c *Ctx, operand *ndarray.Array, shape []int, a, b *ndarray.Array, ta, tb bool, alpha float64) (*ndarray.Array, error) {
+	full, err := ndarray.MatMulShape(a.Shape(), b.Shape(), ta, tb)
+	if err != nil {
+		return nil, err
+	}
+	var d *ndarray.Array
+	if ndarray.SameShape(full, operand.Shape()) {
+		d = c.Alloc(operand.DType(), full)
+		if err := ndarray.MatMulInto(d, a, b, ta, tb); err != nil {
+			return nil, err
+		}
+	} else if d, err = ndarray.MatMul(a, b, ta, tb); err != nil {
+		return nil, err
+	}
+	if alpha != 1 {
+		if err := ndarray.UnaryInto(ndarray.ScaleBy, d, d, alpha); err != nil {
+			return nil, err
+		}
+	}
+	return sumToRankShape(d, operand.Shape(), shape)
+}
 
 // sumToRankShape sums d over broadcast batch axes down to shape2 (the
 // operand as a matrix), then gives it the operand's own shape.

@@ -330,50 +330,75 @@ var (
 		}))
 )
 
-// The fused backprop ops of the activations: inputs x and the output
-// gradient g, output dL/dx (libnd4j's tanh_bp, sigmoid_bp, relu_bp, lrelu_bp).
+// The fused backprop ops of the activations (libnd4j's tanh_bp, sigmoid_bp,
+// relu_bp, lrelu_bp): inputs x and the output gradient g, output dL/dx.
+// tanh_bp and sigmoid_bp also take the activation's output as an optional
+// third input, sdgo's extension: with it they need not recompute the
+// activation. sdgo's own gradient rules pass it.
 
-func unaryBp(name string, deriv func(x *ndarray.Array, a *Args) (*ndarray.Array, error)) *Def {
-	return bpDef(name, 1, "gradient of "+strings.TrimSuffix(name, "_bp")+" for input x, gradO", func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		d, err := deriv(in[0], a)
-		if err != nil {
-			return nil, err
+// activationBp passes the op's input, the output gradient and (withOut) the
+// op's output to the backprop op.
+func activationBp(name string, withOut bool) GradFunc {
+	return func(b GradBuilder, n GradNode, d []Value) []Value {
+		in := []Value{n.In[0], d[0]}
+		if withOut {
+			in = append(in, n.Out[0])
 		}
-		return one(d, ndarray.BinaryInto(ndarray.Mul, d, d, in[1]))
-	})
+		return b.Op(name, n.Args.Clone(), in...)
+	}
+}
+
+// outGradDef defines tanh_bp or sigmoid_bp: g·f'(x), computed from f(x)
+// (given, or recomputed with fwd).
+func outGradDef(name string, fwd ndarray.UnaryOp, grad ndarray.BinaryOp) *Def {
+	return &Def{
+		Name: name, Type: Custom, MinIn: 2, MaxIn: 3,
+		Doc: "gradient of " + strings.TrimSuffix(name, "_bp") + " for inputs x, gradO and optionally its output",
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			if err := needFloat(name, in[0]); err != nil {
+				return nil, err
+			}
+			return sameInfos(in, 1), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			x, g := in[0], in[1]
+			out := c.Alloc(x.DType(), x.Shape())
+			y := out
+			if len(in) > 2 {
+				y = in[2]
+			} else if err := ndarray.UnaryInto(fwd, out, x, 0); err != nil {
+				return nil, err
+			}
+			return one(out, ndarray.BinaryInto(grad, out, y, g))
+		},
+	}
 }
 
 var (
-	TanhBpOp = Register(unaryBp("tanh_bp", func(x *ndarray.Array, _ *Args) (*ndarray.Array, error) {
-		t, err := ndarray.Unary(ndarray.Tanh, x, 0)
-		if err != nil {
-			return nil, err
-		}
-		return t, ndarray.UnaryInto(ndarray.TanhGrad, t, t, 0)
-	}))
-	SigmoidBpOp = Register(unaryBp("sigmoid_bp", func(x *ndarray.Array, _ *Args) (*ndarray.Array, error) {
-		s, err := ndarray.Unary(ndarray.Sigmoid, x, 0)
-		if err != nil {
-			return nil, err
-		}
-		return s, ndarray.UnaryInto(ndarray.SigmoidGrad, s, s, 0)
-	}))
-	ReluBpOp = Register(unaryBp("relu_bp", func(x *ndarray.Array, _ *Args) (*ndarray.Array, error) {
-		return ndarray.Unary(ndarray.Step, x, 0)
-	}))
-	LeakyReluBpOp = Register(unaryBp("lrelu_bp", func(x *ndarray.Array, a *Args) (*ndarray.Array, error) {
-		// 1 where x > 0, alpha elsewhere: leakyrelu(step(x) - 1) + 1 would
-		// do; computing alpha + (1-alpha)·step(x) is clearer.
-		s, err := ndarray.Unary(ndarray.Step, x, 0)
-		if err != nil {
-			return nil, err
-		}
-		alpha := a.Float(0, 0.01)
-		if err := ndarray.UnaryInto(ndarray.ScaleBy, s, s, 1-alpha); err != nil {
-			return nil, err
-		}
-		return s, ndarray.UnaryInto(ndarray.AddScalar, s, s, alpha)
-	}))
+	TanhBpOp    = Register(outGradDef("tanh_bp", ndarray.Tanh, ndarray.TanhGradOut))
+	SigmoidBpOp = Register(outGradDef("sigmoid_bp", ndarray.Sigmoid, ndarray.SigmoidGradOut))
+	ReluBpOp    = Register(bpDef("relu_bp", 1, "gradient of relu for inputs x, gradO",
+		func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			out := c.Alloc(in[0].DType(), in[0].Shape())
+			return one(out, ndarray.BinaryInto(ndarray.ReluGrad, out, in[0], in[1]))
+		}))
+	LeakyReluBpOp = Register(bpDef("lrelu_bp", 1, "gradient of leakyrelu for inputs x, gradO; float arg 0 alpha",
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			// g where x > 0, alpha·g elsewhere: relu_grad(x, g)·(1-alpha) + alpha·g.
+			alpha := a.Float(0, 0.01)
+			out := c.Alloc(in[0].DType(), in[0].Shape())
+			if err := ndarray.BinaryInto(ndarray.ReluGrad, out, in[0], in[1]); err != nil {
+				return nil, err
+			}
+			if err := ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1-alpha); err != nil {
+				return nil, err
+			}
+			ag, err := ndarray.Unary(ndarray.ScaleBy, in[1], alpha)
+			if err != nil {
+				return nil, err
+			}
+			return one(out, ndarray.BinaryInto(ndarray.Add, out, out, ag))
+		}))
 )
 
 // legacy marks an op that SameDiff writes as a legacy op: a type and a number

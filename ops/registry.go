@@ -235,6 +235,8 @@ type Ctx struct {
 	alloc func(dt ndarray.DType, shape []int) *ndarray.Array
 	// overwrite reports whether the op may write into input i's buffer.
 	overwrite func(i int) bool
+	// needed reports whether anything reads output i.
+	needed func(i int) bool
 }
 
 // NewCtx returns a context that allocates with alloc (nil: fresh zeroed
@@ -255,6 +257,17 @@ func (c *Ctx) Alloc(dt ndarray.DType, shape []int) *ndarray.Array {
 		panic(err) // shapes reaching here were checked by the op
 	}
 	return a
+}
+
+// SetNeeded installs the executor's answer to Needed.
+func (c *Ctx) SetNeeded(f func(i int) bool) { c.needed = f }
+
+// Needed reports whether anything will read output i. An op may skip
+// computing an output nobody needs and return nil in its place (the
+// backprop ops do, for gradients of inputs such as placeholders that no one
+// asked for). Without an executor every output is needed.
+func (c *Ctx) Needed(i int) bool {
+	return c == nil || c.needed == nil || c.needed(i)
 }
 
 // CanOverwrite reports whether the op may write into input i's buffer:
