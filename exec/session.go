@@ -22,7 +22,8 @@ type Listener interface {
 	PostOp(ev *OpEvent) error
 }
 
-// OpEvent describes one op execution. Outputs is nil in PreOp. The arrays
+// OpEvent describes one op execution. Outputs is nil in PreOp, and an
+// output that nothing reads may be nil in PostOp (the op may skip it). The arrays
 // belong to the run: a listener must not change them or keep them past the
 // call (copy what it needs).
 type OpEvent struct {
