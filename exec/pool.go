@@ -39,7 +39,7 @@ func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 			p.free[k] = l[:len(l)-1]
 			p.bytes -= n * dt.Size()
 			p.mu.Unlock()
-			a, err := ndarray.NewView(b, ndarray.Packed(shape...))
+			a, err := ndarray.PackedOn(b, shape)
 			if err == nil {
 				return a
 			}

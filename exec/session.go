@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -56,6 +57,7 @@ type Session struct {
 	plans     map[string]*plan
 	listeners []Listener
 	pool      *pool
+	runs sync.Pool // *run, for reuse
 	// handed holds the buffers of outputs of Recyclable requests that the
 	// runs allocated, until they come back through Recycle.
 	handed map[*ndarray.Buffer]struct{}
@@ -101,14 +103,15 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 		s.g.RUnlock()
 		return nil, err
 	}
-	ru := &run{s: s, p: p}
+	ru := s.getRun(p)
+	defer s.putRun(ru)
 	err = ru.load(r.Feeds)
 	s.g.RUnlock()
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
-	ru.listeners = append(append([]Listener(nil), s.listeners...), r.Listeners...)
+	ru.listeners = append(append(ru.listeners[:0], s.listeners...), r.Listeners...)
 	s.mu.Unlock()
 	if err := ru.exec(); err != nil {
 		return nil, err
@@ -122,7 +125,7 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 		for _, a := range out {
 			// Only a buffer the run allocated and that no other output
 			// shares can be given back.
-			if st := ru.bufs[a.Buffer()]; st != nil && st.owned && st.refs == 1 {
+			if st, ok := ru.bufs[a.Buffer()]; ok && st.owned && st.refs == 1 {
 				s.handed[a.Buffer()] = struct{}{}
 			}
 		}
@@ -170,9 +173,28 @@ type run struct {
 	p         *plan
 	vals      []*ndarray.Array
 	left      []int32 // reads still to come, per slot
-	bufs      map[*ndarray.Buffer]*bufState
+	bufs      map[*ndarray.Buffer]bufState
 	listeners []Listener
 	cur       *step // the step running, for overwrite decisions
+}
+
+// getRun returns a run for plan p, reusing the state of an earlier run.
+func (s *Session) getRun(p *plan) *run {
+	ru, _ := s.runs.Get().(*run)
+	if ru == nil {
+		ru = &run{}
+	}
+	ru.s, ru.p = s, p
+	return ru
+}
+
+// putRun keeps a finished run's state for reuse, without any array.
+func (s *Session) putRun(ru *run) {
+	clear(ru.vals)
+	clear(ru.bufs)
+	ru.listeners = ru.listeners[:0]
+	ru.p, ru.cur = nil, nil
+	s.runs.Put(ru)
 }
 
 // bufState counts the live slots that hold arrays on a buffer. owned marks
@@ -187,9 +209,11 @@ type bufState struct {
 // graph's read lock, so variable values are read consistently.
 func (ru *run) load(feeds map[string]*ndarray.Array) error {
 	p := ru.p
-	ru.vals = make([]*ndarray.Array, len(p.vars))
-	ru.left = append([]int32(nil), p.uses...)
-	ru.bufs = make(map[*ndarray.Buffer]*bufState, len(p.vars))
+	ru.vals = slices.Grow(ru.vals[:0], len(p.vars))[:len(p.vars)]
+	ru.left = append(ru.left[:0], p.uses...)
+	if ru.bufs == nil {
+		ru.bufs = make(map[*ndarray.Buffer]bufState, len(p.vars))
+	}
 	for name, a := range feeds {
 		v, ok := ru.s.g.LookupLocked(name)
 		if !ok {
@@ -247,12 +271,12 @@ func checkFeed(v *graph.Variable, a *ndarray.Array) error {
 func (ru *run) set(sl int, a *ndarray.Array, fresh bool) {
 	ru.vals[sl] = a
 	b := a.Buffer()
-	st := ru.bufs[b]
-	if st == nil {
-		st = &bufState{owned: fresh}
-		ru.bufs[b] = st
+	st, ok := ru.bufs[b]
+	if !ok {
+		st = bufState{owned: fresh}
 	}
 	st.refs++
+	ru.bufs[b] = st
 	if ru.left[sl] == 0 {
 		ru.release(sl)
 	}
@@ -266,11 +290,13 @@ func (ru *run) release(sl int) {
 	b := a.Buffer()
 	st := ru.bufs[b]
 	st.refs--
-	if st.refs == 0 {
-		delete(ru.bufs, b)
-		if st.owned {
-			ru.s.pool.put(b)
-		}
+	if st.refs > 0 {
+		ru.bufs[b] = st
+		return
+	}
+	delete(ru.bufs, b)
+	if st.owned {
+		ru.s.pool.put(b)
 	}
 }
 
@@ -283,8 +309,8 @@ func (ru *run) overwritable(i int) bool {
 		return false
 	}
 	sl := st.in[i]
-	b := ru.bufs[ru.vals[sl].Buffer()]
-	if b == nil || !b.owned || b.refs != 1 {
+	b, ok := ru.bufs[ru.vals[sl].Buffer()]
+	if !ok || !b.owned || b.refs != 1 {
 		return false
 	}
 	reads := int32(0)

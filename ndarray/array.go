@@ -179,6 +179,27 @@ func NewView(buf *Buffer, l Layout) (*Array, error) {
 	return &Array{buf: buf, shape: append([]int(nil), l.Shape...), strides: append([]int(nil), l.Strides...), offset: l.Offset}, nil
 }
 
+// PackedOn returns a packed array of the given shape over the whole of buf,
+// whose length must be the shape's size. It is the cheap way to put a
+// recycled buffer back to use: two small allocations, no layout checks beyond
+// the size.
+func PackedOn(buf *Buffer, shape []int) (*Array, error) {
+	if len(shape) > MaxRank || shapeSize(shape) != buf.n || buf.n == 0 {
+		return nil, fmt.Errorf("ndarray: shape %v does not fill a buffer of %d", shape, buf.n)
+	}
+	dims := make([]int, 2*len(shape))
+	sh, st := dims[:len(shape):len(shape)], dims[len(shape):]
+	copy(sh, shape)
+	s := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		st[i] = s
+		if shape[i] > 1 {
+			s *= shape[i]
+		}
+	}
+	return &Array{buf: buf, shape: sh, strides: st}, nil
+}
+
 // WithLayout returns a view of a's buffer with another layout. It costs
 // O(rank) whatever the array's size.
 func (a *Array) WithLayout(l Layout) (*Array, error) { return NewView(a.buf, l) }

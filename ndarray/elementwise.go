@@ -79,10 +79,43 @@ func floatBinK[T kernels.Float](tab *kernels.Table[T], op BinaryOp) (k binK[T], 
 	return k, false
 }
 
-// binKernels returns op's kernels for T: the vector kernels of package kernels
-// for floats where one exists, Go loops built from the scalar function
-// otherwise.
-func binKernels[T Num](op BinaryOp) binK[T] {
+// numBinary is the number of BinaryOps.
+const numBinary = int(SigmoidGradOut) + 1
+
+// The kernels of every binary op for every element type, built once: the
+// vector kernels of package kernels (fixed at its init, before ours) for
+// floats where one exists, Go loops otherwise.
+var (
+	binF32 = buildBinTable[float32]()
+	binF64 = buildBinTable[float64]()
+	binI32 = buildBinTable[int32]()
+	binI64 = buildBinTable[int64]()
+)
+
+func buildBinTable[T Num]() *[numBinary]binK[T] {
+	var t [numBinary]binK[T]
+	for op := range t {
+		t[op] = makeBinK[T](BinaryOp(op))
+	}
+	return &t
+}
+
+// binKernels returns op's kernels for T.
+func binKernels[T Num](op BinaryOp) *binK[T] {
+	var z T
+	switch any(z).(type) {
+	case float32:
+		return &any(binF32).(*[numBinary]binK[T])[op]
+	case float64:
+		return &any(binF64).(*[numBinary]binK[T])[op]
+	case int32:
+		return &any(binI32).(*[numBinary]binK[T])[op]
+	default:
+		return &any(binI64).(*[numBinary]binK[T])[op]
+	}
+}
+
+func makeBinK[T Num](op BinaryOp) binK[T] {
 	one := binFn[T](op)
 	var z T
 	switch any(z).(type) {
@@ -335,8 +368,8 @@ func binaryTyped[T Num](op BinaryOp, dst, a, b *Array) {
 
 // binaryRuns applies k over every run of the nest. Runs whose operands are
 // not contiguous are gathered into scratch a chunk at a time.
-func binaryRuns[T Num](k binK[T], d, x, y []T, nn *nest) {
-	var tx, ty, td [chunk]T
+func binaryRuns[T Num](k *binK[T], d, x, y []T, nn *nest) {
+	var sc *scratch
 	nn.each(func(off [3]int, n int, inc [3]int) {
 		if inc[1] == 0 && inc[2] == 0 {
 			v := k.one(x[off[1]], y[off[2]])
@@ -345,26 +378,37 @@ func binaryRuns[T Num](k binK[T], d, x, y []T, nn *nest) {
 			}
 			return
 		}
+		if inc == [3]int{1, 1, 1} {
+			k.vec(d[off[0]:off[0]+n], x[off[1]:off[1]+n], y[off[2]:off[2]+n])
+			return
+		}
+		if sc == nil {
+			sc = getScratch()
+		}
+		tx, ty, td := part[T](sc, 0), part[T](sc, 1), part[T](sc, 2)
 		for s := 0; s < n; s += chunk {
 			m := min(chunk, n-s)
-			dd := span(d, off[0]+s*inc[0], m, inc[0], td[:])
+			dd := span(d, off[0]+s*inc[0], m, inc[0], td)
 			switch {
 			case inc[2] == 0 && k.scR != nil:
-				k.scR(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), y[off[2]])
+				k.scR(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), y[off[2]])
 			case inc[1] == 0 && k.scL != nil:
-				k.scL(dd, x[off[1]], gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
+				k.scL(dd, x[off[1]], gather(y, off[2]+s*inc[2], m, inc[2], ty))
 			case inc[2] == 0:
-				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), fill(ty[:m], y[off[2]]))
+				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), fill(ty[:m], y[off[2]]))
 			case inc[1] == 0:
-				k.vec(dd, fill(tx[:m], x[off[1]]), gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
+				k.vec(dd, fill(tx[:m], x[off[1]]), gather(y, off[2]+s*inc[2], m, inc[2], ty))
 			default:
-				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]), gather(y, off[2]+s*inc[2], m, inc[2], ty[:]))
+				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), gather(y, off[2]+s*inc[2], m, inc[2], ty))
 			}
 			if inc[0] != 1 {
 				scatter(d, off[0]+s*inc[0], inc[0], dd)
 			}
 		}
 	})
+	if sc != nil {
+		putScratch(sc)
+	}
 }
 
 // span returns the m elements of s from o on when they are contiguous, or the

@@ -221,17 +221,19 @@ func reduceTyped[T Num](op ReduceOp, dst, a *Array, dstSt []int, count int) {
 	fillRaw(dst, k.id)
 	nn, ok := newNest(a.shape, 2, [3][]int{dstSt, a.strides}, [3]int{dst.offset, a.offset})
 	if ok {
-		var tx, td [chunk]T
+		sc := getScratch()
+		defer putScratch(sc)
+		tx, td := part[T](sc, 0), part[T](sc, 1)
 		nn.each(func(off [3]int, n int, inc [3]int) {
 			for s := 0; s < n; s += chunk {
 				m := min(chunk, n-s)
-				xs := gather(x, off[1]+s*inc[1], m, inc[1], tx[:])
+				xs := gather(x, off[1]+s*inc[1], m, inc[1], tx)
 				if inc[0] == 0 {
 					d[off[0]] = k.comb(d[off[0]], k.whole(xs))
 					continue
 				}
 				o := off[0] + s*inc[0]
-				ds := gather(d, o, m, inc[0], td[:])
+				ds := gather(d, o, m, inc[0], td)
 				k.vec(ds, ds, xs)
 				if inc[0] != 1 {
 					scatter(d, o, inc[0], ds)

@@ -90,83 +90,118 @@ func UnaryInto(op UnaryOp, dst, a *Array, param float64) error {
 	}
 	switch a.DType() {
 	case Float32:
-		unaryTyped(unaryKernel[float32](op, param), dst, a)
+		unaryTyped(unF32[op], dst, a, param)
 	case Float64:
-		unaryTyped(unaryKernel[float64](op, param), dst, a)
+		unaryTyped(unF64[op], dst, a, param)
 	case Int32:
-		unaryTyped(unaryKernel[int32](op, param), dst, a)
+		unaryTyped(unI32[op], dst, a, param)
 	case Int64:
-		unaryTyped(unaryKernel[int64](op, param), dst, a)
+		unaryTyped(unI64[op], dst, a, param)
 	}
 	return nil
 }
 
-func unaryTyped[T Num](k func(d, x []T), dst, a *Array) {
+// unaryFunc computes d[i] = op(x[i]) on contiguous slices; p is the op's
+// parameter.
+type unaryFunc[T Num] func(d, x []T, p float64)
+
+// numUnary is the number of UnaryOps.
+const numUnary = int(Step) + 1
+
+// The kernels of every unary op for every element type, built once.
+var (
+	unF32 = buildUnaryTable[float32]()
+	unF64 = buildUnaryTable[float64]()
+	unI32 = buildUnaryTable[int32]()
+	unI64 = buildUnaryTable[int64]()
+)
+
+func buildUnaryTable[T Num]() *[numUnary]unaryFunc[T] {
+	var t [numUnary]unaryFunc[T]
+	for op := range t {
+		t[op] = unaryKernel[T](UnaryOp(op))
+	}
+	return &t
+}
+
+func unaryTyped[T Num](k unaryFunc[T], dst, a *Array, p float64) {
 	nn, ok := newNest(a.shape, 2, [3][]int{dst.strides, a.strides}, [3]int{dst.offset, a.offset})
 	if !ok {
 		return
 	}
-	unaryRuns(k, Raw[T](dst), Raw[T](a), &nn)
+	unaryRuns(k, p, Raw[T](dst), Raw[T](a), &nn)
 }
 
-func unaryRuns[T Num](k func(d, x []T), d, x []T, nn *nest) {
-	var tx, td [chunk]T
+func unaryRuns[T Num](k unaryFunc[T], p float64, d, x []T, nn *nest) {
+	var sc *scratch
 	nn.each(func(off [3]int, n int, inc [3]int) {
+		if inc[0] == 1 && inc[1] == 1 {
+			k(d[off[0]:off[0]+n], x[off[1]:off[1]+n], p)
+			return
+		}
+		if sc == nil {
+			sc = getScratch()
+		}
+		tx, td := part[T](sc, 0), part[T](sc, 1)
 		for s := 0; s < n; s += chunk {
 			m := min(chunk, n-s)
-			dd := span(d, off[0]+s*inc[0], m, inc[0], td[:])
-			k(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx[:]))
+			dd := span(d, off[0]+s*inc[0], m, inc[0], td)
+			k(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), p)
 			if inc[0] != 1 {
 				scatter(d, off[0]+s*inc[0], inc[0], dd)
 			}
 		}
 	})
+	if sc != nil {
+		putScratch(sc)
+	}
 }
 
-func floatUnaryKernel[T kernels.Float](tab *kernels.Table[T], op UnaryOp, p T) func(d, x []T) {
+func floatUnaryKernel[T kernels.Float](tab *kernels.Table[T], op UnaryOp) func(d, x []T, p float64) {
+	plain := func(f func(d, x []T)) func(d, x []T, p float64) { return func(d, x []T, _ float64) { f(d, x) } }
 	switch op {
 	case Neg:
-		return tab.Neg
+		return plain(tab.Neg)
 	case Abs:
-		return tab.Abs
+		return plain(tab.Abs)
 	case Exp:
-		return tab.Exp
+		return plain(tab.Exp)
 	case Log:
-		return tab.Log
+		return plain(tab.Log)
 	case Sqrt:
-		return tab.Sqrt
+		return plain(tab.Sqrt)
 	case Square:
-		return func(d, x []T) { tab.Mul(d, x, x) }
+		return func(d, x []T, _ float64) { tab.Mul(d, x, x) }
 	case Tanh:
-		return tab.Tanh
+		return plain(tab.Tanh)
 	case Sigmoid:
-		return tab.Sigmoid
+		return plain(tab.Sigmoid)
 	case Relu:
-		return tab.Relu
+		return plain(tab.Relu)
 	case ScaleBy:
-		return func(d, x []T) { tab.Scale(d, x, p) }
+		return func(d, x []T, p float64) { tab.Scale(d, x, T(p)) }
 	case AddScalar:
-		return func(d, x []T) { tab.AddScalar(d, x, p) }
+		return func(d, x []T, p float64) { tab.AddScalar(d, x, T(p)) }
 	case Reciprocal:
-		return func(d, x []T) { tab.ScalarDiv(d, 1, x) }
+		return func(d, x []T, _ float64) { tab.ScalarDiv(d, 1, x) }
 	}
 	return nil
 }
 
 // unaryKernel returns op as a loop over contiguous slices.
-func unaryKernel[T Num](op UnaryOp, param float64) func(d, x []T) {
+func unaryKernel[T Num](op UnaryOp) unaryFunc[T] {
 	var z T
 	switch any(z).(type) {
 	case float32:
-		if k := floatUnaryKernel(kernels.F32, op, float32(param)); k != nil {
-			return asT[func(d, x []T)](k)
+		if k := floatUnaryKernel(kernels.F32, op); k != nil {
+			return asT[func(d, x []T, p float64)](k)
 		}
 	case float64:
-		if k := floatUnaryKernel(kernels.F64, op, param); k != nil {
-			return asT[func(d, x []T)](k)
+		if k := floatUnaryKernel(kernels.F64, op); k != nil {
+			return asT[func(d, x []T, p float64)](k)
 		}
 	}
-	return func(d, x []T) { unaryLoop(op, param, d, x) }
+	return func(d, x []T, p float64) { unaryLoop(op, p, d, x) }
 }
 
 // unaryLoop computes d[i] = op(x[i]) for the ops without a vector kernel,
