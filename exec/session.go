@@ -57,7 +57,7 @@ type Session struct {
 	plans     map[string]*plan
 	listeners []Listener
 	pool      *pool
-	runs sync.Pool // *run, for reuse
+	runs      sync.Pool // *run, for reuse
 	// handed holds the buffers of outputs of Recyclable requests that the
 	// runs allocated, until they come back through Recycle.
 	handed map[*ndarray.Buffer]struct{}
