@@ -427,8 +427,11 @@ func gather[T any](s []T, o, m, inc int, scratch []T) []T {
 		return s[o : o+m]
 	}
 	g := scratch[:m]
+	s = s[o : o+(m-1)*inc+1]
+	j := 0
 	for i := range g {
-		g[i] = s[o+i*inc]
+		g[i] = s[j]
+		j += inc
 	}
 	return g
 }
@@ -443,8 +446,14 @@ func fill[T any](s []T, v T) []T {
 
 // scatter writes v to s at o, o+inc, ...
 func scatter[T any](s []T, o, inc int, v []T) {
-	for i, e := range v {
-		s[o+i*inc] = e
+	if len(v) == 0 {
+		return
+	}
+	s = s[o : o+(len(v)-1)*inc+1]
+	j := 0
+	for _, e := range v {
+		s[j] = e
+		j += inc
 	}
 }
 
