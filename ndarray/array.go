@@ -315,11 +315,19 @@ func b2f(b bool) float64 {
 
 // Int64s returns a's elements in C order converted to int64 (floats truncate).
 func (a *Array) Int64s() []int64 {
+	switch a.DType() {
+	case Int64:
+		return Values[int64](a)
+	case Int32:
+		v := Values[int32](a)
+		out := make([]int64, len(v))
+		for i, x := range v {
+			out[i] = int64(x)
+		}
+		return out
+	}
 	f := a.Float64s()
 	out := make([]int64, len(f))
-	if a.DType() == Int64 {
-		return Values[int64](a)
-	}
 	for i, v := range f {
 		out[i] = int64(v)
 	}

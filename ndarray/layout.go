@@ -67,9 +67,11 @@ func (l Layout) BufferLen() int {
 
 // Validate checks the layout against a buffer of bufLen elements: shape and
 // strides of the same rank, no negative size, stride or offset, every element
-// inside the buffer, and the C-order rule strides[i-1] >= strides[i]*shape[i]
-// between consecutive axes of size greater than one (an axis of size one has no
-// second element, so its stride places nothing and is not constrained).
+// inside the buffer, and C order without overlap: each axis of size greater
+// than one steps over the extent of the axes inside it (for packed and padded
+// layouts, strides[i-1] >= strides[i]*shape[i]; stepped views such as
+// x[:, ::3] may have gaps inside). An axis of size one has no second element,
+// so its stride places nothing and is not constrained.
 func (l Layout) Validate(bufLen int) error {
 	if len(l.Shape) != len(l.Strides) {
 		return fmt.Errorf("%w: shape %v has rank %d but strides %v have %d", ErrLayout, l.Shape, len(l.Shape), l.Strides, len(l.Strides))
@@ -97,22 +99,24 @@ func (l Layout) Validate(bufLen int) error {
 		return nil
 	}
 	// C order: walking outwards, each axis of size > 1 must step over the
-	// whole extent of the axes inside it.
+	// whole extent of the axes inside it, so no two elements share a place.
+	// For packed and padded layouts that is strides[i-1] >= strides[i]·shape[i];
+	// a stepped view (x[:, ::3]) leaves gaps inside and only needs the
+	// extent, 1 + Σ (shape[j]-1)·strides[j] over the inner axes.
 	inner := -1 // index of the previous (inner) axis of size > 1
+	ext := 1
 	for i := len(l.Shape) - 1; i >= 0; i-- {
 		if l.Shape[i] <= 1 {
 			continue
 		}
-		if inner >= 0 {
-			need := l.Strides[inner] * l.Shape[inner]
-			if l.Strides[i] < need {
-				return fmt.Errorf("%w: stride %d of axis %d is below stride %d × size %d of axis %d (C order needs strides[i-1] >= strides[i]*shape[i])",
-					ErrLayout, l.Strides[i], i, l.Strides[inner], l.Shape[inner], inner)
-			}
+		if inner >= 0 && l.Strides[i] < ext {
+			return fmt.Errorf("%w: stride %d of axis %d is below the extent %d of the axes inside it, so elements would overlap",
+				ErrLayout, l.Strides[i], i, ext)
 		}
-		if l.Strides[i] > maxBytes {
+		if l.Strides[i] > maxBytes || (l.Strides[i] > 0 && l.Shape[i]-1 > maxBytes/l.Strides[i]) {
 			return fmt.Errorf("%w: stride %d of axis %d is too large", ErrLayout, l.Strides[i], i)
 		}
+		ext += (l.Shape[i] - 1) * l.Strides[i]
 		inner = i
 	}
 	if end := l.BufferLen(); end > bufLen {

@@ -19,6 +19,8 @@ func TestValidate(t *testing.T) {
 		{"padded rows", Layout{Shape: []int{3, 4}, Strides: []int{6, 1}}, 16, true},
 		{"padded rows, short buffer", Layout{Shape: []int{3, 4}, Strides: []int{6, 1}}, 15, false},
 		{"interval step 2", Layout{Shape: []int{3, 2}, Strides: []int{4, 2}}, 11, true},
+		{"step 3 of 5 columns", Layout{Shape: []int{2, 2}, Strides: []int{5, 3}}, 10, true},
+		{"step 3 overlapping", Layout{Shape: []int{2, 2}, Strides: []int{3, 3}}, 10, false},
 		{"transposed breaks C order", Layout{Shape: []int{3, 4}, Strides: []int{1, 3}}, 12, false},
 		{"overlapping rows", Layout{Shape: []int{3, 4}, Strides: []int{3, 1}}, 12, false},
 		{"size-1 axis stride is free", Layout{Shape: []int{3, 1, 4}, Strides: []int{4, 99, 1}}, 12, true},
