@@ -1,6 +1,8 @@
 // Command demo is what `make demo` runs: it builds a small multilayer
 // perceptron in Go code, trains it on two interleaved spirals it generates,
-// and reports the loss falling and the final accuracy.
+// and reports the loss falling and the final accuracy; then it updates a
+// state array in place through views and shows the gradients through the
+// writes.
 package main
 
 import (
@@ -10,9 +12,12 @@ import (
 	"os"
 	"time"
 
+	"github.com/sdgo/sdgo/autodiff"
+	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops/createview"
 	"github.com/sdgo/sdgo/train"
 )
 
@@ -84,9 +89,66 @@ func run() error {
 	if after.Accuracy() < 0.95 {
 		return fmt.Errorf("accuracy %.3f is below 95%%", after.Accuracy())
 	}
+	if err := views(); err != nil {
+		return err
+	}
 	fmt.Printf("done in %v\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
+
+// views shows CreateView: an in-place write through a view of a state
+// array, whether the executor really wrote in place, and the exact
+// gradients through the write.
+func views() error {
+	g := graph.New()
+	state := g.Placeholder("state", ndarray.Float64, 3, 4)
+	delta := g.Placeholder("delta", ndarray.Float64, 4)
+	// state[-1, :] *= delta, then state[:, 1:3] += 1: each write gives a
+	// new version of the state; the old one stays valid for whoever reads it.
+	s1 := state.View(createview.Point(-1)).MulAssign(delta)
+	s2 := s1.View(createview.All(), createview.Interval(1, 3)).AddAssign(g.Scalar(ndarray.Float64, 1)).Named("new_state")
+	w := g.Const("w", ndarray.Must(ndarray.Arange(ndarray.Float64, 1, 1, 12)))
+	loss := s2.Reshape(-1).Mul(w).Sum().Named("weighted_sum")
+	grads, err := autodiff.Grad(loss, state, delta)
+	if err != nil {
+		return err
+	}
+	feeds := map[string]*ndarray.Array{
+		"state": ndarray.Must(ndarray.Full(ndarray.Float64, 2, 3, 4)),
+		"delta": ndarray.Must(ndarray.FromSlice([]float64{1, 10, 100, 1000})),
+	}
+	inPlace := &writeWatcher{ops: map[*graph.Op]bool{s1.Op(): true, s2.Op(): true}}
+	out, err := exec.New(g).Exec(exec.Request{Feeds: feeds, Outputs: []string{s2.Name(), grads[0].Name(), grads[1].Name()},
+		Listeners: []exec.Listener{inPlace}})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\nviews: state[-1,:] *= delta, then state[:,1:3] += 1\n")
+	fmt.Printf("  new state      %v\n", out[s2.Name()])
+	fmt.Printf("  forward writes done in place: %d of %d (the first copies: the fed state must not change)\n", inPlace.inPlace, inPlace.writes)
+	fmt.Printf("  d sum(w·new)/d state %v\n", out[grads[0].Name()])
+	fmt.Printf("  d sum(w·new)/d delta %v\n", out[grads[1].Name()])
+	return nil
+}
+
+// writeWatcher counts which of the watched writes the executor allowed to
+// work in place.
+type writeWatcher struct {
+	ops             map[*graph.Op]bool
+	writes, inPlace int
+}
+
+func (w *writeWatcher) PreOp(ev *exec.OpEvent) error {
+	if w.ops[ev.Op] {
+		w.writes++
+		if ev.Overwritable[0] {
+			w.inPlace++
+		}
+	}
+	return nil
+}
+
+func (w *writeWatcher) PostOp(*exec.OpEvent) error { return nil }
 
 // every passes only every n-th epoch (and the last) to a listener, to keep
 // the demo's output short.
