@@ -18,6 +18,12 @@ type plan struct {
 	outputs []int             // slots of the requested outputs, in request order
 	names   []string          // the requested names
 	leaves  []int             // slots of placeholders, variables and constants the steps read
+
+	// Control flow: plans with loops or conditionals run as dataflow (see
+	// dynamic.go), with these indexes.
+	dynamic   bool
+	consumers [][]int  // slot -> steps reading it
+	backEdge  [][]bool // step -> input -> produced by next_iteration (loop merges)
 }
 
 type step struct {
@@ -65,37 +71,43 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 		}
 		roots = append(roots, v)
 	}
-	for _, root := range roots {
-		if root.Op() == nil || state[root.Op()] == done {
-			continue
+	if flow := controlFlowOps(roots); flow != nil {
+		if err := p.addDynamicSteps(g, flow, slotOf); err != nil {
+			return nil, err
 		}
-		stack := []frame{{op: root.Op()}}
-		state[root.Op()] = visiting
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			ins := f.op.Inputs()
-			if f.next < len(ins) {
-				in := ins[f.next]
-				f.next++
-				prod := in.Op()
-				if prod == nil {
-					continue
-				}
-				switch state[prod] {
-				case visiting:
-					return nil, fmt.Errorf("exec: the graph has a cycle through op %q", prod.Name())
-				case done:
-					continue
-				}
-				state[prod] = visiting
-				stack = append(stack, frame{op: prod})
+	} else {
+		for _, root := range roots {
+			if root.Op() == nil || state[root.Op()] == done {
 				continue
 			}
-			state[f.op] = done
-			if err := p.addStep(f.op, slotOf); err != nil {
-				return nil, err
+			stack := []frame{{op: root.Op()}}
+			state[root.Op()] = visiting
+			for len(stack) > 0 {
+				f := &stack[len(stack)-1]
+				ins := f.op.Inputs()
+				if f.next < len(ins) {
+					in := ins[f.next]
+					f.next++
+					prod := in.Op()
+					if prod == nil {
+						continue
+					}
+					switch state[prod] {
+					case visiting:
+						return nil, fmt.Errorf("exec: the graph has a cycle through op %q", prod.Name())
+					case done:
+						continue
+					}
+					state[prod] = visiting
+					stack = append(stack, frame{op: prod})
+					continue
+				}
+				state[f.op] = done
+				if err := p.addStep(f.op, slotOf); err != nil {
+					return nil, err
+				}
+				stack = stack[:len(stack)-1]
 			}
-			stack = stack[:len(stack)-1]
 		}
 	}
 	for _, v := range roots {
@@ -109,6 +121,65 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 		}
 	}
 	return p, nil
+}
+
+// controlFlowOps returns the ops the roots depend on, when one of them is
+// a control-flow primitive (nil otherwise).
+func controlFlowOps(roots []*graph.Variable) map[*graph.Op]bool {
+	seen := map[*graph.Op]bool{}
+	var stack []*graph.Op
+	flow := false
+	for _, r := range roots {
+		if o := r.Op(); o != nil && !seen[o] {
+			seen[o] = true
+			stack = append(stack, o)
+		}
+	}
+	for len(stack) > 0 {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if d := o.Def(); d != nil && d.Flags&ops.ControlFlow != 0 {
+			flow = true
+		}
+		for _, in := range o.Inputs() {
+			if p := in.Op(); p != nil && !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	if !flow {
+		return nil
+	}
+	return seen
+}
+
+// addDynamicSteps adds the needed ops in the graph's order and builds the
+// indexes dataflow execution uses.
+func (p *plan) addDynamicSteps(g *graph.Graph, need map[*graph.Op]bool, slotOf func(*graph.Variable) int) error {
+	p.dynamic = true
+	for _, o := range g.OpsLocked() {
+		if !need[o] {
+			continue
+		}
+		if err := p.addStep(o, slotOf); err != nil {
+			return err
+		}
+	}
+	p.consumers = make([][]int, len(p.vars))
+	p.backEdge = make([][]bool, len(p.steps))
+	for k, st := range p.steps {
+		p.backEdge[k] = make([]bool, len(st.in))
+		for i, sl := range st.in {
+			if len(p.consumers[sl]) == 0 || p.consumers[sl][len(p.consumers[sl])-1] != k {
+				p.consumers[sl] = append(p.consumers[sl], k)
+			}
+			if prod := st.op.Inputs()[i].Op(); st.op.OpName() == "merge" && prod != nil && prod.OpName() == "next_iteration" {
+				p.backEdge[k][i] = true
+			}
+		}
+	}
+	return nil
 }
 
 func (p *plan) addStep(o *graph.Op, slotOf func(*graph.Variable) int) error {

@@ -31,8 +31,12 @@ type OpEvent struct {
 	Op      *graph.Op
 	Inputs  []*ndarray.Array
 	Outputs []*ndarray.Array
-	// Step is the op's position in the run.
+	// Step is the op's position in the run's plan.
 	Step int
+	// Frame and Iteration place the op in a loop: the frame's name (empty
+	// outside loops) and the iteration, from 0.
+	Frame     string
+	Iteration int
 	// Overwritable reports, for each input, whether the executor let the op
 	// write into that input's buffer (only ops flagged InPlace do).
 	Overwritable []bool
@@ -58,6 +62,9 @@ type Session struct {
 	listeners []Listener
 	pool      *pool
 	runs      sync.Pool // *run, for reuse
+	// MaxIterations bounds every loop's iterations (DefaultMaxIterations
+	// when 0); a loop that runs longer fails.
+	MaxIterations int
 	// handed holds the buffers of outputs of Recyclable requests that the
 	// runs allocated, until they come back through Recycle.
 	handed map[*ndarray.Buffer]struct{}
@@ -176,6 +183,7 @@ type run struct {
 	bufs      map[*ndarray.Buffer]bufState
 	listeners []Listener
 	cur       *step // the step running, for overwrite decisions
+	ctx       *ops.Ctx
 }
 
 // getRun returns a run for plan p, reusing the state of an earlier run.
@@ -183,6 +191,8 @@ func (s *Session) getRun(p *plan) *run {
 	ru, _ := s.runs.Get().(*run)
 	if ru == nil {
 		ru = &run{}
+		ru.ctx = ops.NewCtx("", s.pool.get, ru.overwritable)
+		ru.ctx.SetNeeded(ru.needed)
 	}
 	ru.s, ru.p = s, p
 	return ru
@@ -323,52 +333,26 @@ func (ru *run) overwritable(i int) bool {
 }
 
 func (ru *run) exec() error {
-	ctx := ops.NewCtx("", ru.s.pool.get, ru.overwritable)
-	ctx.SetNeeded(ru.needed)
+	if ru.p.dynamic {
+		return ru.execDynamic()
+	}
 	ins := make([]*ndarray.Array, 0, 8)
 	for k := range ru.p.steps {
 		st := &ru.p.steps[k]
-		ru.cur = st
-		ctx.Node = st.op.Name()
 		ins = ins[:0]
 		for _, sl := range st.in {
 			ins = append(ins, ru.vals[sl])
 		}
-		var ev *OpEvent
-		if len(ru.listeners) > 0 {
-			ev = &OpEvent{Op: st.op, Inputs: append([]*ndarray.Array(nil), ins...), Step: k}
-			ev.Overwritable = make([]bool, len(ins))
-			for i := range ins {
-				ev.Overwritable[i] = ru.overwritable(i)
-			}
-			for _, l := range ru.listeners {
-				if err := l.PreOp(ev); err != nil {
-					return fmt.Errorf("exec: listener before op %s: %w", st.op, err)
-				}
-			}
-		}
-		outs, err := callOp(st, ctx, ins)
+		outs, err := ru.runOp(st, ins, k, nil)
 		if err != nil {
 			return err
 		}
-		if err := checkOutputs(st, outs, ru.needed); err != nil {
-			return err
-		}
-		if ev != nil {
-			ev.Outputs = outs
-			for _, l := range ru.listeners {
-				if err := l.PostOp(ev); err != nil {
-					return fmt.Errorf("exec: listener after op %s: %w", st.op, err)
-				}
-			}
-		}
 		for i, sl := range st.out {
 			if outs[i] == nil {
-				continue // not needed, checked above
+				continue // not needed, checked by runOp
 			}
 			ru.set(sl, outs[i], true)
 		}
-		ru.cur = nil
 		for _, sl := range st.in {
 			ru.left[sl]--
 			if ru.left[sl] == 0 {
@@ -379,10 +363,48 @@ func (ru *run) exec() error {
 	return nil
 }
 
-// needed reports whether output i of the running step has a reader.
-func (ru *run) needed(i int) bool {
-	st := ru.cur
-	return st == nil || i >= len(st.out) || ru.left[st.out[i]] > 0
+// runOp runs one step on its input arrays, with the listeners around it, and
+// checks what the op returns. it is the loop frame iteration, nil outside
+// control flow.
+func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*ndarray.Array, error) {
+	ru.cur = st
+	defer func() { ru.cur = nil }()
+	ru.ctx.Node = st.op.Name()
+	var ev *OpEvent
+	if len(ru.listeners) > 0 {
+		ev = &OpEvent{Op: st.op, Inputs: append([]*ndarray.Array(nil), ins...), Step: k}
+		if it != nil {
+			ev.Frame, ev.Iteration = it.f.name, it.iter
+		}
+		ev.Overwritable = make([]bool, len(ins))
+		for i := range ins {
+			ev.Overwritable[i] = ru.overwritable(i)
+		}
+		for _, l := range ru.listeners {
+			if err := l.PreOp(ev); err != nil {
+				return nil, fmt.Errorf("exec: listener before op %s: %w", st.op, err)
+			}
+		}
+	}
+	outs, err := callOp(st, ru.ctx, ins)
+	if err != nil {
+		if it != nil && it.f.parent != nil {
+			err = fmt.Errorf("%w (in %v)", err, it)
+		}
+		return nil, err
+	}
+	if err := checkOutputs(st, outs, ru.needed); err != nil {
+		return nil, err
+	}
+	if ev != nil {
+		ev.Outputs = outs
+		for _, l := range ru.listeners {
+			if err := l.PostOp(ev); err != nil {
+				return nil, fmt.Errorf("exec: listener after op %s: %w", st.op, err)
+			}
+		}
+	}
+	return outs, nil
 }
 
 // callOp runs one op, turning a panic into an error that names it.
@@ -437,4 +459,17 @@ func checkOutputs(st *step, outs []*ndarray.Array, needed func(int) bool) error 
 		}
 	}
 	return nil
+}
+
+func (s *Session) maxIterations() int {
+	if s.MaxIterations > 0 {
+		return s.MaxIterations
+	}
+	return DefaultMaxIterations
+}
+
+// needed reports whether output i of the running step has a reader.
+func (ru *run) needed(i int) bool {
+	st := ru.cur
+	return st == nil || i >= len(st.out) || ru.left[st.out[i]] > 0
 }

@@ -55,6 +55,7 @@ type Graph struct {
 	ops     []*Op
 	opNames map[string]*Op
 	counter map[string]int
+	frames  map[string]bool // loop frame names in use
 	losses  []string
 	err     error
 	version uint64
@@ -65,7 +66,7 @@ type Graph struct {
 
 // New returns an empty graph.
 func New() *Graph {
-	return &Graph{byName: map[string]*Variable{}, opNames: map[string]*Op{}, counter: map[string]int{}, meta: map[string]any{}}
+	return &Graph{byName: map[string]*Variable{}, opNames: map[string]*Op{}, counter: map[string]int{}, frames: map[string]bool{}, meta: map[string]any{}}
 }
 
 // Err returns the first error of a chainable builder call, or nil.
@@ -351,3 +352,7 @@ const (
 	// (for Adam "M" and "V") -> array.
 	MetaUpdaterState = "updaterState"
 )
+
+// OpsLocked is Ops for callers that hold the read lock; the caller must not
+// change the slice.
+func (g *Graph) OpsLocked() []*Op { return g.ops }

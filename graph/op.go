@@ -208,3 +208,27 @@ func (g *Graph) Apply(opName string, args ops.Args, inputs ...*Variable) *Variab
 	}
 	return out[0]
 }
+
+// AddBackEdge adds an input to a merge op: the value a loop's
+// next_iteration carries back, which exists only after the loop body that
+// reads the merge has been built. It is how loops (and files holding them)
+// close their cycle; no other op may gain inputs after it was added.
+func (g *Graph) AddBackEdge(merge *Op, v *Variable) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if merge.opName != "merge" {
+		return fmt.Errorf("%w: only a merge can gain a back edge, not %s (%s)", ErrBuild, merge.name, merge.opName)
+	}
+	if v == nil || v.err != nil {
+		return fmt.Errorf("%w: back edge into %s: no value", ErrBuild, merge.name)
+	}
+	if v.g != g {
+		return fmt.Errorf("%w: back edge into %s: %q belongs to another graph", ErrBuild, merge.name, v.name)
+	}
+	if len(merge.outputs) > 0 && v.info.DType != merge.outputs[0].info.DType {
+		return fmt.Errorf("%w: back edge into %s: %q is %v, the merge carries %v", ErrBuild, merge.name, v.name, v.info.DType, merge.outputs[0].info.DType)
+	}
+	merge.inputs = append(merge.inputs, v)
+	g.version++
+	return nil
+}

@@ -135,6 +135,11 @@ const (
 	// NoInference: shapes depend on values only known at run time; the op's
 	// Infer may return unknown sizes.
 	NoInference
+	// ControlFlow: a TensorFlow-v1 control-flow primitive (enter, exit,
+	// switch, merge, next_iteration, loop_cond) that the executor carries
+	// out itself, with frames, iterations and dead values; its Run is the
+	// plain data movement, for use outside an executor.
+	ControlFlow
 )
 
 // Def defines one op.

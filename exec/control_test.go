@@ -1,0 +1,219 @@
+package exec_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+func f64s(v ...float64) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v)) }
+
+func scalar(v float64) *ndarray.Array { return ndarray.Scalar(v) }
+
+func TestIf(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 3)
+	p := g.Placeholder("p", ndarray.Bool)
+	outer := g.Math().Exp(x) // used by one branch, computed either way
+	calls := &counter{}
+	out, err := g.If(p, []*graph.Variable{x},
+		func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{in[0].MulScalar(2), outer} },
+		func(in []*graph.Variable) []*graph.Variable {
+			return []*graph.Variable{g.Math().Sqrt(in[0]), in[0]}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[0].Named("a")
+	out[1].Named("b")
+	s := exec.New(g)
+	for _, pv := range []bool{true, false} {
+		calls.pre = nil
+		res, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"x": f64s(1, 4, 9), "p": ndarray.Scalar(pv)},
+			Outputs: []string{"a", "b"}, Listeners: []exec.Listener{calls}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pv {
+			assertVals(t, res["a"], 2, 8, 18)
+			if res["b"].Float(0) != 2.718281828459045 {
+				t.Errorf("b = %v", res["b"])
+			}
+			if strings.Contains(strings.Join(calls.pre, ","), "sqrt") {
+				t.Errorf("the else branch ran: %v", calls.pre)
+			}
+		} else {
+			assertVals(t, res["a"], 1, 2, 3)
+			assertVals(t, res["b"], 1, 4, 9)
+			if strings.Contains(strings.Join(calls.pre, ","), "multiply") {
+				t.Errorf("the then branch ran: %v", calls.pre)
+			}
+		}
+	}
+	if _, err := g.If(p, []*graph.Variable{x},
+		func(in []*graph.Variable) []*graph.Variable { return in },
+		func(in []*graph.Variable) []*graph.Variable { return nil }); err == nil {
+		t.Error("branches returning different counts accepted")
+	}
+}
+
+func assertVals(t *testing.T, a *ndarray.Array, want ...float64) {
+	t.Helper()
+	got := a.Float64s()
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+}
+
+// countdown builds: i, acc := n, 0; while i > 0 { acc += i*x; i-- }.
+func countdown(t *testing.T) (*graph.Graph, *graph.Variable, *graph.Variable) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	zero := g.Scalar(ndarray.Float64, 0)
+	acc0 := g.ZerosLike(x)
+	out, err := g.While([]*graph.Variable{n, acc0},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+		func(v []*graph.Variable) []*graph.Variable {
+			return []*graph.Variable{v[0].SubScalar(1), v[1].Add(x.Mul(v[0]))}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, out[0].Named("i"), out[1].Named("acc")
+}
+
+func TestWhileIterationCounts(t *testing.T) {
+	g, _, _ := countdown(t)
+	s := exec.New(g)
+	for _, n := range []float64{0, 1, 2, 7} {
+		c := &frameCounter{}
+		res, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"n": scalar(n), "x": f64s(1, 10)},
+			Outputs: []string{"i", "acc"}, Listeners: []exec.Listener{c}})
+		if err != nil {
+			t.Fatalf("n=%v: %v", n, err)
+		}
+		tri := n * (n + 1) / 2
+		assertVals(t, res["acc"], tri, 10*tri)
+		assertVals(t, res["i"], 0)
+		if c.bodyRuns != int(n) {
+			t.Errorf("n=%v: the body's add ran %d times", n, c.bodyRuns)
+		}
+		if n > 0 && c.maxIter != int(n) {
+			t.Errorf("n=%v: the highest iteration seen is %d", n, c.maxIter)
+		}
+	}
+}
+
+type frameCounter struct {
+	bodyRuns, maxIter int
+}
+
+func (c *frameCounter) PreOp(ev *exec.OpEvent) error { return nil }
+func (c *frameCounter) PostOp(ev *exec.OpEvent) error {
+	if ev.Frame != "" && ev.Op.OpName() == "add" {
+		c.bodyRuns++
+	}
+	if ev.Iteration > c.maxIter {
+		c.maxIter = ev.Iteration
+	}
+	return nil
+}
+
+func TestNestedLoopsAndIfInLoop(t *testing.T) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	one := g.Scalar(ndarray.Float64, 1)
+	zero := g.Scalar(ndarray.Float64, 0)
+	// total = Σ_{i=1..n} Σ_{j=1..i} (j even ? j : -j)
+	out, err := g.While([]*graph.Variable{n, zero},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+		func(v []*graph.Variable) []*graph.Variable {
+			inner, err := g.While([]*graph.Variable{v[0], v[1]},
+				func(w []*graph.Variable) *graph.Variable { return w[0].Gt(zero) },
+				func(w []*graph.Variable) []*graph.Variable {
+					half := w[0].DivScalar(2)
+					even := g.Math().Floor(half).Eq(half)
+					term, err := g.If(even, []*graph.Variable{w[0]},
+						func(in []*graph.Variable) []*graph.Variable { return in },
+						func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{in[0].Neg()} })
+					if err != nil {
+						t.Fatal(err)
+					}
+					return []*graph.Variable{w[0].Sub(one), w[1].Add(term[0])}
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []*graph.Variable{v[0].Sub(one), inner[1]}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[1].Named("total")
+	s := exec.New(g)
+	for _, nv := range []int{0, 1, 3, 5} {
+		want := 0.0
+		for i := 1; i <= nv; i++ {
+			for j := 1; j <= i; j++ {
+				if j%2 == 0 {
+					want += float64(j)
+				} else {
+					want -= float64(j)
+				}
+			}
+		}
+		res, err := s.Output(map[string]*ndarray.Array{"n": scalar(float64(nv))}, "total")
+		if err != nil {
+			t.Fatalf("n=%d: %v", nv, err)
+		}
+		if got := res["total"].Float(); got != want {
+			t.Errorf("n=%d: total %v, want %v", nv, got, want)
+		}
+	}
+}
+
+func TestRunawayLoopFails(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64)
+	out, err := g.While([]*graph.Variable{x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Ge(v[0]) }, // always true
+		func(v []*graph.Variable) []*graph.Variable { return []*graph.Variable{v[0].AddScalar(1)} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := exec.New(g)
+	s.MaxIterations = 50
+	_, err = s.Output(map[string]*ndarray.Array{"x": scalar(0)}, out[0].Name())
+	if err == nil || !strings.Contains(err.Error(), "more than 50 iterations") {
+		t.Errorf("runaway loop: %v", err)
+	}
+}
+
+// An op failing inside a loop names the op and the iteration.
+func TestErrorInLoopNamesIteration(t *testing.T) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Int32)
+	zero := g.Scalar(ndarray.Int32, 0)
+	out, err := g.While([]*graph.Variable{n},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+		func(v []*graph.Variable) []*graph.Variable {
+			// 6 / (i-2) fails at i = 2.
+			return []*graph.Variable{g.Scalar(ndarray.Int32, 6).Div(v[0].SubScalar(2)).Mul(zero).Add(v[0].SubScalar(1))}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = exec.Output(g, map[string]*ndarray.Array{"n": ndarray.Scalar(int32(4))}, out[0].Name())
+	if err == nil || !strings.Contains(err.Error(), "divide") || !strings.Contains(err.Error(), "iteration 2") {
+		t.Errorf("error in a loop: %v", err)
+	}
+}

@@ -1,0 +1,370 @@
+package exec
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Dataflow execution for graphs with control flow (TensorFlow v1's
+// primitives, as SameDiff stores loops and conditionals).
+//
+// Values live in frame iterations: the root frame has one iteration; every
+// enter opens (once per iteration of the frame it runs in) a child frame for
+// a loop instance, and every next_iteration moves its value into the next
+// iteration of that frame. A switch sends its input to one output and a dead
+// value to the other; an op with a dead input produces dead outputs without
+// running, so the branch not taken does no work. A merge passes on the input
+// that is alive: at iteration 0 of a loop, the value entering; afterwards,
+// the value coming back through next_iteration. Dead values that reach a
+// next_iteration end that loop path, and dead values that reach an exit are
+// dropped while the loop runs: the exit taken when the loop condition turns
+// false carries the result out. Placeholders, variables and constants are
+// visible everywhere, as are values of enclosing frames.
+//
+// An op runs once per frame iteration in which its inputs become available,
+// in the order its inputs arrive; values are kept until the run ends.
+
+// DefaultMaxIterations bounds each loop, so that a loop whose condition
+// never turns false fails instead of running forever.
+const DefaultMaxIterations = 1 << 20
+
+type value struct {
+	a    *ndarray.Array
+	dead bool
+}
+
+type loopFrame struct {
+	name       string
+	parent     *frameIter // where the frame was entered; nil for the root
+	iters      []*frameIter
+	invariants map[int]value // outputs of loop-invariant enters
+	invSlots   []int
+	dead       bool // entered with dead values: its exits carry dead values out
+}
+
+type frameIter struct {
+	f        *loopFrame
+	iter     int
+	vals     map[int]value
+	children map[string]*loopFrame
+	done     map[int]bool // steps run in this iteration
+}
+
+func (f *loopFrame) iteration(i int) *frameIter {
+	for len(f.iters) <= i {
+		f.iters = append(f.iters, &frameIter{f: f, iter: len(f.iters), vals: map[int]value{}, children: map[string]*loopFrame{}, done: map[int]bool{}})
+	}
+	return f.iters[i]
+}
+
+func (it *frameIter) String() string {
+	if it.f.parent == nil {
+		return "the root frame"
+	}
+	return fmt.Sprintf("frame %q, iteration %d", it.f.name, it.iter)
+}
+
+type task struct {
+	step int
+	it   *frameIter
+}
+
+type dynRun struct {
+	ru    *run
+	root  *frameIter
+	queue []task
+	max   int
+}
+
+func (ru *run) execDynamic() error {
+	d := &dynRun{ru: ru, max: ru.s.maxIterations()}
+	root := &loopFrame{}
+	d.root = root.iteration(0)
+	p := ru.p
+	for k, st := range p.steps {
+		leafOnly := true
+		for _, sl := range st.in {
+			if p.vars[sl].Op() != nil {
+				leafOnly = false
+				break
+			}
+		}
+		if leafOnly {
+			d.queue = append(d.queue, task{k, d.root})
+		}
+	}
+	for len(d.queue) > 0 {
+		t := d.queue[0]
+		d.queue = d.queue[1:]
+		if err := d.try(t); err != nil {
+			return err
+		}
+	}
+	for i, sl := range p.outputs {
+		v, ok := d.lookup(sl, d.root)
+		switch {
+		case !ok:
+			return fmt.Errorf("exec: output %q was never computed (a loop did not finish or its inputs never arrived)", p.names[i])
+		case v.dead:
+			return fmt.Errorf("exec: output %q lies in a branch that was not taken", p.names[i])
+		}
+		ru.vals[sl] = v.a
+	}
+	return nil
+}
+
+// lookup finds slot's value as seen from it: a leaf, a value of this
+// iteration or a loop invariant of its frame, or the same in an enclosing
+// frame.
+func (d *dynRun) lookup(sl int, it *frameIter) (value, bool) {
+	if d.ru.p.vars[sl].Op() == nil {
+		return value{a: d.ru.vals[sl]}, true
+	}
+	for x := it; x != nil; x = x.f.parent {
+		if v, ok := x.vals[sl]; ok {
+			return v, true
+		}
+		if v, ok := x.f.invariants[sl]; ok {
+			return v, true
+		}
+	}
+	return value{}, false
+}
+
+// put stores a value and schedules its readers in the same frame iteration.
+func (d *dynRun) put(sl int, it *frameIter, v value) {
+	it.vals[sl] = v
+	d.wake(sl, it)
+}
+
+func (d *dynRun) wake(sl int, it *frameIter) {
+	for _, k := range d.ru.p.consumers[sl] {
+		d.queue = append(d.queue, task{k, it})
+	}
+}
+
+// newIteration opens iteration i of f and lets the readers of its loop
+// invariants run in it.
+func (d *dynRun) newIteration(f *loopFrame, i int) (*frameIter, error) {
+	if i > d.max {
+		return nil, fmt.Errorf("exec: loop frame %q ran more than %d iterations", f.name, d.max)
+	}
+	fresh := i >= len(f.iters)
+	it := f.iteration(i)
+	if fresh {
+		for _, sl := range f.invSlots {
+			d.wake(sl, it)
+		}
+	}
+	return it, nil
+}
+
+// try runs step t.step in t.it if its inputs are there and it has not run.
+func (d *dynRun) try(t task) error {
+	p := d.ru.p
+	st := &p.steps[t.step]
+	if t.it.done[t.step] {
+		return nil
+	}
+	in := make([]value, len(st.in))
+	have := make([]bool, len(st.in))
+	for i, sl := range st.in {
+		in[i], have[i] = d.lookup(sl, t.it)
+	}
+	if st.op.OpName() == "merge" {
+		return d.merge(t, st, in, have)
+	}
+	dead := false
+	for i := range in {
+		if !have[i] {
+			return nil // not ready
+		}
+		dead = dead || in[i].dead
+	}
+	t.it.done[t.step] = true
+	if st.def.Flags&ops.ControlFlow != 0 {
+		return d.control(t, st, in, dead)
+	}
+	if dead {
+		for _, sl := range st.out {
+			d.put(sl, t.it, value{dead: true})
+		}
+		return nil
+	}
+	arrays := make([]*ndarray.Array, len(in))
+	for i, v := range in {
+		arrays[i] = v.a
+	}
+	outs, err := d.ru.runOp(st, arrays, t.step, t.it)
+	if err != nil {
+		return err
+	}
+	for i, sl := range st.out {
+		if outs[i] != nil {
+			d.put(sl, t.it, value{a: outs[i]})
+		}
+	}
+	return nil
+}
+
+// merge passes on the first live input among those that count in this
+// iteration: for a loop's merge, the entering value at iteration 0 and the
+// value from next_iteration afterwards; for a conditional's, any.
+func (d *dynRun) merge(t task, st *step, in []value, have []bool) error {
+	back := d.ru.p.backEdge[t.step]
+	loop := false
+	for _, b := range back {
+		loop = loop || b
+	}
+	counts := func(i int) bool { return !loop || back[i] == (t.it.iter > 0) }
+	all := true
+	for i := range in {
+		if !counts(i) {
+			continue
+		}
+		if have[i] && !in[i].dead {
+			t.it.done[t.step] = true
+			if err := d.event(t, st, arraysOf(in, have), []*ndarray.Array{in[i].a}); err != nil {
+				return err
+			}
+			d.put(st.out[0], t.it, in[i])
+			return nil
+		}
+		all = all && have[i]
+	}
+	if all {
+		t.it.done[t.step] = true
+		d.put(st.out[0], t.it, value{dead: true})
+	}
+	return nil
+}
+
+// control carries out enter, exit, next_iteration, switch and loop_cond.
+func (d *dynRun) control(t task, st *step, in []value, dead bool) error {
+	it := t.it
+	switch st.op.OpName() {
+	case "enter":
+		name := ops.FrameName(st.op.Args())
+		if name == "" {
+			name = st.op.Name()
+		}
+		child := it.children[name]
+		if child == nil {
+			child = &loopFrame{name: name, parent: it, invariants: map[int]value{}}
+			it.children[name] = child
+		}
+		if dead {
+			child.dead = true
+		}
+		if st.op.Args().Bool(0, false) {
+			// Loop-invariant: visible in every iteration, present and
+			// future.
+			child.invariants[st.out[0]] = in[0]
+			child.invSlots = append(child.invSlots, st.out[0])
+			child.iteration(0)
+			for _, x := range child.iters {
+				d.wake(st.out[0], x)
+			}
+			return nil
+		}
+		if err := d.event(t, st, []*ndarray.Array{in[0].a}, []*ndarray.Array{in[0].a}); err != nil {
+			return err
+		}
+		d.put(st.out[0], child.iteration(0), in[0])
+	case "exit":
+		if it.f.parent == nil {
+			return fmt.Errorf("exec: op %q (exit) runs outside any loop", st.op.Name())
+		}
+		if dead && !it.f.dead {
+			return nil // this iteration went round again
+		}
+		if err := d.event(t, st, []*ndarray.Array{in[0].a}, []*ndarray.Array{in[0].a}); err != nil {
+			return err
+		}
+		d.put(st.out[0], it.f.parent, in[0])
+	case "next_iteration":
+		if dead {
+			return nil // the loop ended on this path
+		}
+		if it.f.parent == nil {
+			return fmt.Errorf("exec: op %q (next_iteration) runs outside any loop", st.op.Name())
+		}
+		next, err := d.newIteration(it.f, it.iter+1)
+		if err != nil {
+			return err
+		}
+		if err := d.event(t, st, []*ndarray.Array{in[0].a}, []*ndarray.Array{in[0].a}); err != nil {
+			return err
+		}
+		d.put(st.out[0], next, in[0])
+	case "switch":
+		if dead {
+			d.put(st.out[0], it, value{dead: true})
+			d.put(st.out[1], it, value{dead: true})
+			return nil
+		}
+		pred, err := ops.Predicate(in[1].a)
+		if err != nil {
+			return fmt.Errorf("exec: op %q (switch) in %v: %w", st.op.Name(), it, err)
+		}
+		taken, other := 0, 1
+		if pred {
+			taken, other = 1, 0
+		}
+		outs := make([]*ndarray.Array, 2)
+		outs[taken] = in[0].a
+		if err := d.event(t, st, []*ndarray.Array{in[0].a, in[1].a}, outs); err != nil {
+			return err
+		}
+		d.put(st.out[other], it, value{dead: true})
+		d.put(st.out[taken], it, in[0])
+	case "loop_cond":
+		if !dead {
+			if _, err := ops.Predicate(in[0].a); err != nil {
+				return fmt.Errorf("exec: op %q (loop_cond) in %v: %w", st.op.Name(), it, err)
+			}
+			if err := d.event(t, st, []*ndarray.Array{in[0].a}, []*ndarray.Array{in[0].a}); err != nil {
+				return err
+			}
+		}
+		d.put(st.out[0], it, in[0])
+	default:
+		return fmt.Errorf("exec: unknown control-flow op %q (%s)", st.op.Name(), st.op.OpName())
+	}
+	return nil
+}
+
+// event tells the listeners about a control-flow op, which moves data
+// without running an op function (outs holds nil for dead outputs).
+func (d *dynRun) event(t task, st *step, ins, outs []*ndarray.Array) error {
+	if len(d.ru.listeners) == 0 {
+		return nil
+	}
+	ev := &OpEvent{Op: st.op, Inputs: ins, Step: t.step, Frame: t.it.f.name, Iteration: t.it.iter, Overwritable: make([]bool, len(ins))}
+	for _, l := range d.ru.listeners {
+		if err := l.PreOp(ev); err != nil {
+			return fmt.Errorf("exec: listener before op %s: %w", st.op, err)
+		}
+	}
+	ev.Outputs = outs
+	for _, l := range d.ru.listeners {
+		if err := l.PostOp(ev); err != nil {
+			return fmt.Errorf("exec: listener after op %s: %w", st.op, err)
+		}
+	}
+	return nil
+}
+
+// arraysOf returns the arrays of the inputs that are there and alive (nil
+// for the others), for listeners.
+func arraysOf(in []value, have []bool) []*ndarray.Array {
+	out := make([]*ndarray.Array, len(in))
+	for i := range in {
+		if have[i] && !in[i].dead {
+			out[i] = in[i].a
+		}
+	}
+	return out
+}

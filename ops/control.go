@@ -1,0 +1,139 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Control flow as SameDiff stores it: TensorFlow v1's primitives. A
+// conditional is Switch -> branches -> Merge; a loop is Enter -> Merge ->
+// condition -> LoopCond -> Switch -> (Exit | body -> NextIteration -> back
+// into the Merge). The executor runs them with frames (one per loop
+// instance), iterations, and dead values for branches not taken; their Run
+// functions below only move data, as the ops do when the executor is not
+// involved.
+//
+// Arguments: enter takes the frame's name as string argument 0 and whether
+// the value is loop-invariant (visible in every iteration) as bool
+// argument 0, SameDiff's frameName and isConstant properties.
+
+// EnterArgs returns enter's arguments.
+func EnterArgs(frame string, constant bool) Args {
+	return Args{S: []string{frame}, B: []bool{constant}}
+}
+
+// FrameName returns enter's frame name.
+func FrameName(a *Args) string {
+	if a != nil && len(a.S) > 0 {
+		return a.S[0]
+	}
+	return ""
+}
+
+func passInfo(in []Info, _ *Args) ([]Info, error) { return infos(same(in[0])), nil }
+
+func passRun(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) { return one(in[0], nil) }
+
+var (
+	EnterOp = Register(&Def{
+		Name: "enter", Type: Logic, Num: 100, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
+		Doc:   "x, entering the loop frame named by string arg 0; bool arg 0: loop-invariant",
+		Infer: passInfo, Run: passRun,
+	})
+	ExitOp = Register(&Def{
+		Name: "exit", Type: Logic, Num: 90, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
+		Doc:   "x, leaving its loop frame when the loop ends",
+		Infer: passInfo, Run: passRun,
+	})
+	NextIterationOp = Register(&Def{
+		Name: "next_iteration", Type: Logic, Num: 80, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
+		Doc:   "x, passed to the next iteration of its loop",
+		Infer: passInfo, Run: passRun,
+	})
+	LoopCondOp = Register(&Def{
+		Name: "loop_cond", Type: Logic, Num: 70, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
+		Doc: "the boolean scalar that decides whether a loop goes on",
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			if err := scalarBool("loop_cond", in[0]); err != nil {
+				return nil, err
+			}
+			return infos(same(in[0])), nil
+		},
+		Run: passRun,
+	})
+	SwitchOp = Register(&Def{
+		Name: "switch", Type: Logic, Num: 30, MinIn: 2, MaxIn: 2, Flags: ControlFlow,
+		Doc: "x routed to output 1 when the predicate (input 1) is true, to output 0 when false; the other output is dead",
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			if err := scalarBool("switch's predicate", in[1]); err != nil {
+				return nil, err
+			}
+			return infos(same(in[0]), same(in[0])), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			// Outside an executor both outputs carry x; the executor
+			// marks the branch not taken dead.
+			if _, err := Predicate(in[1]); err != nil {
+				return nil, err
+			}
+			return []*ndarray.Array{in[0], in[0]}, nil
+		},
+	})
+	MergeOp = Register(&Def{
+		Name: "merge", Type: Logic, Num: 60, MinIn: 1, MaxIn: -1, Flags: ControlFlow,
+		Doc: "the input that is alive (the branch taken, or the loop value of this iteration)",
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			o := same(in[0])
+			for _, x := range in[1:] {
+				o = joinInfo(o, x)
+			}
+			return infos(o), nil
+		},
+		Run: passRun,
+	})
+)
+
+// Predicate reads a switch's or loop's boolean scalar (any one-element bool
+// array).
+func Predicate(a *ndarray.Array) (bool, error) {
+	if a.DType() != ndarray.Bool || a.Size() != 1 {
+		return false, fmt.Errorf("the predicate must be one bool, not %v%v", a.DType(), a.Shape())
+	}
+	return ndarray.Values[bool](a)[0], nil
+}
+
+func scalarBool(what string, x Info) error {
+	if x.DType != ndarray.Bool {
+		return fmt.Errorf("%s must be bool, not %v", what, x.DType)
+	}
+	if !x.UnknownRank {
+		n := 1
+		for _, d := range x.Shape {
+			if d >= 0 {
+				n *= d
+			}
+		}
+		if n != 1 {
+			return fmt.Errorf("%s must hold one value, not shape %v", what, x.Shape)
+		}
+	}
+	return nil
+}
+
+// joinInfo returns what is known of a value that is either a or b: the
+// dtype they share, and sizes where they agree.
+func joinInfo(a, b Info) Info {
+	if a.UnknownRank || b.UnknownRank || len(a.Shape) != len(b.Shape) {
+		return Info{DType: a.DType, UnknownRank: true}
+	}
+	s := make([]int, len(a.Shape))
+	for i := range s {
+		if a.Shape[i] == b.Shape[i] {
+			s[i] = a.Shape[i]
+		} else {
+			s[i] = -1
+		}
+	}
+	return Info{DType: a.DType, Shape: s}
+}
