@@ -51,14 +51,32 @@ func GradSum(losses []*graph.Variable, wrt ...*graph.Variable) ([]*graph.Variabl
 			return nil, fmt.Errorf("autodiff: %w: %q is %v; integer and bool values carry no gradient", ErrNoGradient, w.Name(), w.DType())
 		}
 	}
-	d := &diff{g: g, b: &builder{g: g}, contrib: map[*graph.Variable][]ops.Value{}}
+	d := &diff{g: g, b: &builder{g: g}}
 	return d.run(losses, wrt)
 }
 
 type diff struct {
-	g       *graph.Graph
-	b       *builder
+	g    *graph.Graph
+	b    *builder
+	root *scope
+	// fwd and need mark the values that depend on a wanted variable and
+	// that the losses depend on; relevant values are both.
+	fwd, need map[*graph.Variable]bool
+	// loops describes the graph's loop frames (nil without control flow).
+	loops *loopAnalysis
+}
+
+// scope is where gradient ops are being built: the root, or the body of a
+// loop's backward loop. Contributions are kept per scope, keyed by forward
+// variable; wrap gives how a forward value is read by the scope's gradient
+// ops (inside a backward loop, from the mirrored forward iteration).
+type scope struct {
+	frame   *frameInfo // the forward frame whose body this is; nil at the root
 	contrib map[*graph.Variable][]ops.Value
+	wrap    func(*graph.Variable) ops.Value
+	// pivot is a value living in the scope's frame iteration, to place
+	// ops that have only constant inputs there.
+	pivot ops.Value
 }
 
 // diffInput reports whether input i of op o can carry a gradient.
@@ -72,68 +90,90 @@ func diffInput(o *graph.Op, i int) bool {
 	return true
 }
 
+func (d *diff) relevant(v *graph.Variable) bool { return d.fwd[v] && d.need[v] }
+
+// mark finds the relevant values. Loops send values backwards in the op
+// order (next_iteration into merge), so both passes repeat until nothing
+// changes.
+func (d *diff) mark(losses, wrt []*graph.Variable, all []*graph.Op) {
+	d.fwd, d.need = map[*graph.Variable]bool{}, map[*graph.Variable]bool{}
+	for _, w := range wrt {
+		d.fwd[w] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, o := range all {
+			reach := false
+			for i, in := range o.Inputs() {
+				if d.fwd[in] && diffInput(o, i) {
+					reach = true
+					break
+				}
+			}
+			if !reach {
+				continue
+			}
+			for _, out := range o.Outputs() {
+				if out.DType().IsFloat() && !d.fwd[out] {
+					d.fwd[out], changed = true, true
+				}
+			}
+		}
+	}
+	for _, l := range losses {
+		d.need[l] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(all) - 1; i >= 0; i-- {
+			o := all[i]
+			needed := false
+			for _, out := range o.Outputs() {
+				if d.need[out] {
+					needed = true
+					break
+				}
+			}
+			if !needed {
+				continue
+			}
+			for _, in := range o.Inputs() {
+				if !d.need[in] {
+					d.need[in], changed = true, true
+				}
+			}
+		}
+	}
+}
+
 func (d *diff) run(losses, wrt []*graph.Variable) ([]*graph.Variable, error) {
 	all := d.g.Ops()
-	// Forward: values that depend on a wanted variable through inputs that
-	// carry gradients.
-	fwd := map[*graph.Variable]bool{}
-	for _, w := range wrt {
-		fwd[w] = true
+	d.mark(losses, wrt, all)
+	la, err := analyzeLoops(all)
+	if err != nil {
+		return nil, err
 	}
-	for _, o := range all {
-		reach := false
-		for i, in := range o.Inputs() {
-			if fwd[in] && diffInput(o, i) {
-				reach = true
-				break
-			}
-		}
-		if reach {
-			for _, out := range o.Outputs() {
-				if out.DType().IsFloat() {
-					fwd[out] = true
-				}
-			}
-		}
-	}
-	// Backward: values the losses depend on.
-	need := map[*graph.Variable]bool{}
+	d.loops = la
+	d.root = &scope{contrib: map[*graph.Variable][]ops.Value{}, wrap: func(v *graph.Variable) ops.Value { return v }}
 	for _, l := range losses {
-		need[l] = true
-	}
-	for i := len(all) - 1; i >= 0; i-- {
-		o := all[i]
-		for _, out := range o.Outputs() {
-			if need[out] {
-				for _, in := range o.Inputs() {
-					need[in] = true
-				}
-				break
-			}
+		if d.relevant(l) {
+			d.root.contrib[l] = append(d.root.contrib[l], d.seed(l))
 		}
 	}
-	relevant := func(v *graph.Variable) bool { return fwd[v] && need[v] }
-
-	for _, l := range losses {
-		if relevant(l) {
-			d.contrib[l] = append(d.contrib[l], d.seed(l))
-		}
-	}
-	for i := len(all) - 1; i >= 0; i-- {
-		o := all[i]
-		if err := d.step(o, relevant); err != nil {
-			return nil, err
-		}
-		if d.b.err != nil {
-			return nil, d.b.err
-		}
+	if err := d.processScope(d.root, la.rootOps, la.rootFrames); err != nil {
+		return nil, err
 	}
 	out := make([]*graph.Variable, len(wrt))
 	for i, w := range wrt {
-		v := d.total(w)
-		if v == nil {
+		v := d.total(d.root, w)
+		switch {
+		case v == nil:
 			// Not connected to the loss: the gradient is zero.
 			v = d.b.op1("zeros_as", ops.Args{}, w)
+		case la.any:
+			// A gradient that only flowed through a branch not taken
+			// is dead when the graph runs; it counts as zero.
+			v = d.b.op1("mergeadd", ops.Args{}, v, d.b.op1("zeros_as", ops.Args{}, w))
 		}
 		if d.b.err != nil {
 			return nil, d.b.err
@@ -155,10 +195,10 @@ func (d *diff) seed(l *graph.Variable) ops.Value {
 	return d.b.op1("ones_as", ops.Args{}, l)
 }
 
-// total sums a variable's gradient contributions into one value (nil when
-// there are none).
-func (d *diff) total(v *graph.Variable) ops.Value {
-	c := d.contrib[v]
+// total sums a variable's gradient contributions in a scope into one value
+// (nil when there are none).
+func (d *diff) total(sc *scope, v *graph.Variable) ops.Value {
+	c := sc.contrib[v]
 	switch len(c) {
 	case 0:
 		return nil
@@ -166,16 +206,19 @@ func (d *diff) total(v *graph.Variable) ops.Value {
 		return c[0]
 	}
 	t := d.b.op1("mergeadd", ops.Args{}, c...)
-	d.contrib[v] = []ops.Value{t}
+	sc.contrib[v] = []ops.Value{t}
 	return t
 }
 
-// step differentiates one op, if it lies between the wanted variables and
-// the losses.
-func (d *diff) step(o *graph.Op, relevant func(*graph.Variable) bool) error {
+// step differentiates one op. At the root only ops between the wanted
+// variables and the losses are; in a loop body, every op whose outputs got
+// a gradient.
+func (d *diff) step(o *graph.Op, sc *scope) error {
+	atRoot := sc.frame == nil
+	rel := func(v *graph.Variable) bool { return !atRoot || d.relevant(v) }
 	wants := false
 	for i, in := range o.Inputs() {
-		if relevant(in) && diffInput(o, i) {
+		if rel(in) && diffInput(o, i) {
 			wants = true
 			break
 		}
@@ -186,8 +229,8 @@ func (d *diff) step(o *graph.Op, relevant func(*graph.Variable) bool) error {
 	dOut := make([]ops.Value, len(o.Outputs()))
 	any := false
 	for i, out := range o.Outputs() {
-		if relevant(out) {
-			dOut[i] = d.total(out)
+		if rel(out) {
+			dOut[i] = d.total(sc, out)
 			any = any || dOut[i] != nil
 		}
 	}
@@ -198,21 +241,29 @@ func (d *diff) step(o *graph.Op, relevant func(*graph.Variable) bool) error {
 	if def == nil || def.Grad == nil {
 		return fmt.Errorf("autodiff: %w: op %q (%s) has no gradient rule, and the loss depends on its inputs through it", ErrNoGradient, o.Name(), o.OpName())
 	}
-	n := ops.GradNode{In: values(o.Inputs()), Out: values(o.Outputs()), Args: o.Args()}
+	n := ops.GradNode{In: d.wrapAll(sc, o.Inputs()), Out: d.wrapAll(sc, o.Outputs()), Args: o.Args()}
 	grads, err := d.callRule(o, n, dOut)
 	if err != nil {
 		return err
 	}
 	for i, in := range o.Inputs() {
-		if i >= len(grads) || grads[i] == nil || !relevant(in) || !diffInput(o, i) {
+		if i >= len(grads) || grads[i] == nil || !rel(in) || !diffInput(o, i) {
 			continue
 		}
 		if err := checkGrad(o, i, grads[i]); err != nil {
 			return err
 		}
-		d.contrib[in] = append(d.contrib[in], grads[i])
+		sc.contrib[in] = append(sc.contrib[in], grads[i])
 	}
 	return nil
+}
+
+func (d *diff) wrapAll(sc *scope, vs []*graph.Variable) []ops.Value {
+	out := make([]ops.Value, len(vs))
+	for i, v := range vs {
+		out[i] = sc.wrap(v)
+	}
+	return out
 }
 
 func (d *diff) callRule(o *graph.Op, n ops.GradNode, dOut []ops.Value) (grads []ops.Value, err error) {

@@ -42,6 +42,10 @@ type loopFrame struct {
 	invariants map[int]value // outputs of loop-invariant enters
 	invSlots   []int
 	dead       bool // entered with dead values: its exits carry dead values out
+	// fwd is, for a backward frame (a loop's gradient), the forward frame
+	// instance it mirrors, named fwdName.
+	fwd     *loopFrame
+	fwdName string
 }
 
 type frameIter struct {
@@ -58,6 +62,37 @@ func (f *loopFrame) iteration(i int) *frameIter {
 	}
 	return f.iters[i]
 }
+
+// bodyRuns is how many times a forward frame ran its loop body: its last
+// iteration is the one whose condition was false.
+func (f *loopFrame) bodyRuns() int {
+	if f == nil || len(f.iters) == 0 {
+		return 0
+	}
+	return len(f.iters) - 1
+}
+
+// forward returns the forward frame iteration that it mirrors: itself,
+// outside backward frames; in iteration k of a backward frame, iteration
+// N-1-k of the forward frame it mirrors.
+func (it *frameIter) forward() *frameIter {
+	fw := it.f.fwd
+	if fw == nil {
+		if it.f.parent == nil || !it.f.backward() {
+			return it
+		}
+		return nil
+	}
+	j := fw.bodyRuns() - 1 - it.iter
+	if j < 0 || j >= len(fw.iters) {
+		return nil
+	}
+	return fw.iters[j]
+}
+
+// backward reports whether f is a backward frame (whose forward frame may
+// not exist, when the forward loop never ran).
+func (f *loopFrame) backward() bool { return f.fwdName != "" }
 
 func (it *frameIter) String() string {
 	if it.f.parent == nil {
@@ -173,8 +208,13 @@ func (d *dynRun) try(t task) error {
 	for i, sl := range st.in {
 		in[i], have[i] = d.lookup(sl, t.it)
 	}
-	if st.op.OpName() == "merge" {
+	switch st.op.OpName() {
+	case "merge":
 		return d.merge(t, st, in, have)
+	case "mergeadd":
+		return d.mergeAdd(t, st, in, have)
+	case "loop_value":
+		return d.loopValue(t, st)
 	}
 	dead := false
 	for i := range in {
@@ -252,7 +292,12 @@ func (d *dynRun) control(t task, st *step, in []value, dead bool) error {
 		}
 		child := it.children[name]
 		if child == nil {
-			child = &loopFrame{name: name, parent: it, invariants: map[int]value{}}
+			child = &loopFrame{name: name, parent: it, invariants: map[int]value{}, fwdName: ops.ForwardFrame(st.op.Args())}
+			if child.fwdName != "" {
+				if fw := it.forward(); fw != nil {
+					child.fwd = fw.children[child.fwdName]
+				}
+			}
 			it.children[name] = child
 		}
 		if dead {
@@ -320,6 +365,16 @@ func (d *dynRun) control(t task, st *step, in []value, dead bool) error {
 		}
 		d.put(st.out[other], it, value{dead: true})
 		d.put(st.out[taken], it, in[0])
+	case "loop_count":
+		n := 0
+		if fw := it.forward(); fw != nil {
+			n = fw.children[ops.FrameName(st.op.Args())].bodyRuns()
+		}
+		if dead {
+			d.put(st.out[0], it, value{dead: true})
+			return nil
+		}
+		d.put(st.out[0], it, value{a: ndarray.Scalar(int64(n))})
 	case "loop_cond":
 		if !dead {
 			if _, err := ops.Predicate(in[0].a); err != nil {
@@ -367,4 +422,58 @@ func arraysOf(in []value, have []bool) []*ndarray.Array {
 		}
 	}
 	return out
+}
+
+// mergeAdd sums the inputs that are alive once all have arrived: in a
+// gradient, a contribution from a branch not taken is dead and counts as
+// zero. With every input dead, the sum is dead.
+func (d *dynRun) mergeAdd(t task, st *step, in []value, have []bool) error {
+	var alive []*ndarray.Array
+	for i := range in {
+		if !have[i] {
+			return nil
+		}
+		if !in[i].dead {
+			alive = append(alive, in[i].a)
+		}
+	}
+	t.it.done[t.step] = true
+	if len(alive) == 0 {
+		d.put(st.out[0], t.it, value{dead: true})
+		return nil
+	}
+	if len(alive) == 1 {
+		d.put(st.out[0], t.it, value{a: alive[0]})
+		return nil
+	}
+	outs, err := d.ru.runOp(st, alive, t.step, t.it)
+	if err != nil {
+		return err
+	}
+	d.put(st.out[0], t.it, value{a: outs[0]})
+	return nil
+}
+
+// loopValue gives input 0's value in the forward iteration that this
+// backward iteration mirrors, once the anchor (input 1) is there.
+func (d *dynRun) loopValue(t task, st *step) error {
+	anchor, ok := d.lookup(st.in[1], t.it)
+	if !ok {
+		return nil
+	}
+	t.it.done[t.step] = true
+	if anchor.dead {
+		d.put(st.out[0], t.it, value{dead: true})
+		return nil
+	}
+	fw := t.it.forward()
+	if fw == nil {
+		return fmt.Errorf("exec: op %q (loop_value) in %v: no forward loop iteration matches", st.op.Name(), t.it)
+	}
+	v, ok := d.lookup(st.in[0], fw)
+	if !ok {
+		return fmt.Errorf("exec: op %q (loop_value) in %v: %q has no value in the forward %v", st.op.Name(), t.it, d.ru.p.vars[st.in[0]].Name(), fw)
+	}
+	d.put(st.out[0], t.it, v)
+	return nil
 }

@@ -137,3 +137,91 @@ func joinInfo(a, b Info) Info {
 	}
 	return Info{DType: a.DType, Shape: s}
 }
+
+// Ops for the gradients of loops and conditionals (sdgo extensions; SameDiff
+// has no gradients through its control flow).
+//
+// A loop's gradient is a second loop that runs as many times as the first
+// ran its body, visiting the forward iterations backwards. Its enters name,
+// besides their own frame (string arg 0), the forward frame they mirror
+// (string arg 1). loop_count gives the number of body runs of the forward
+// frame named by string arg 0 (the instance entered from the frame
+// iteration the op runs in); loop_value, run in iteration k of a backward
+// frame, gives its input's value from iteration N-1-k of the forward frame.
+// Both need the executor; input 1 of loop_value and the input of loop_count
+// only place the op in the right frame iteration.
+
+// BackEnterArgs returns the arguments of an enter of a backward loop.
+func BackEnterArgs(frame, forward string, constant bool) Args {
+	return Args{S: []string{frame, forward}, B: []bool{constant}}
+}
+
+// ForwardFrame returns the forward frame a backward enter mirrors ("" for
+// ordinary enters).
+func ForwardFrame(a *Args) string {
+	if a != nil && len(a.S) > 1 {
+		return a.S[1]
+	}
+	return ""
+}
+
+func needExecutor(name string) func(*Ctx, []*ndarray.Array, *Args) ([]*ndarray.Array, error) {
+	return func(*Ctx, []*ndarray.Array, *Args) ([]*ndarray.Array, error) {
+		return nil, fmt.Errorf("%s runs only inside the executor's control flow", name)
+	}
+}
+
+var (
+	LoopCountOp = Register(&Def{
+		Name: "loop_count", Type: Custom, MinIn: 1, MaxIn: 1, Flags: ControlFlow, NonDiff: []int{0},
+		Doc: "the number of times the forward loop frame named by string arg 0 ran its body (int64); the input places the op",
+		Infer: func(in []Info, a *Args) ([]Info, error) {
+			if len(a.S) == 0 {
+				return nil, fmt.Errorf("loop_count needs the forward frame's name as string arg 0")
+			}
+			return infos(Info{DType: ndarray.Int64, Shape: []int{}}), nil
+		},
+		Run: needExecutor("loop_count"),
+	})
+	LoopValueOp = Register(&Def{
+		Name: "loop_value", Type: Custom, MinIn: 2, MaxIn: 2, Flags: ControlFlow, NonDiff: []int{0, 1},
+		Doc:   "input 0 as it was in the forward loop iteration that this backward iteration mirrors; input 1 places the op",
+		Infer: passInfo, Run: needExecutor("loop_value"),
+	})
+	// RouteOp passes its first input on, as a gradient rule's way to make
+	// a value dead exactly where the second input is: the gradient of a
+	// conditional follows the branch taken.
+	RouteOp = Register(&Def{
+		Name: "route", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
+		Doc:   "input 0, dead where input 1 is dead (it follows the branch input 1 lies on)",
+		Infer: passInfo, Run: passRun,
+	})
+)
+
+func init() {
+	// A conditional's merge: each input gets the gradient where it was the
+	// one alive (the branch taken). A loop's merge is differentiated with
+	// its whole loop by package autodiff.
+	MergeOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		out := make([]Value, len(n.In))
+		for i, x := range n.In {
+			out[i] = op1(b, "route", Args{}, d[0], x)
+		}
+		return out
+	}
+	// A conditional's switch: the gradient of the branch taken, or zeros
+	// when that branch did not use the value.
+	SwitchOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		side := make([]Value, 2)
+		for i := range side {
+			side[i] = d[i]
+			if side[i] == nil {
+				side[i] = op1(b, "route", Args{}, op1(b, "zeros_as", Args{}, n.In[0]), n.Out[i])
+			}
+		}
+		return []Value{op1(b, "merge", Args{}, side[0], side[1]), nil}
+	}
+	RouteOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+		return []Value{op1(b, "route", Args{}, d[0], n.In[1]), nil}
+	}
+}
