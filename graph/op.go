@@ -67,6 +67,9 @@ type OpSpec struct {
 	// known of its outputs, and their number.
 	Opaque      any
 	OutputInfos []ops.Info
+	// ForceOpaque keeps a registered op as an opaque node (with Opaque and
+	// OutputInfos): a file's node that the op cannot take, kept as read.
+	ForceOpaque bool
 }
 
 // AddOp adds an op and returns it. Its outputs' dtypes and shapes are
@@ -86,6 +89,12 @@ func (g *Graph) AddOp(s OpSpec) (*Op, error) {
 		}
 	}
 	def, known := ops.Lookup(s.OpName)
+	if s.ForceOpaque {
+		if s.Opaque == nil {
+			return nil, fmt.Errorf("%w: op %s: ForceOpaque needs what to keep in Opaque", ErrBuild, s.OpName)
+		}
+		known = false
+	}
 	o := &Op{opName: s.OpName, args: s.Args.Clone(), inputs: append([]*Variable(nil), s.Inputs...), opaque: s.Opaque}
 	var outs []ops.Info
 	if known {

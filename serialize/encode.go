@@ -42,7 +42,7 @@ func estimateSize(g *rawGraph) int64 {
 	var n int64 = 1024 + int64(len(g.TrainingConfig))
 	arr := func(a *rawArray) {
 		if a != nil {
-			n += 64 + 8*int64(len(a.ShapeInfo)) + int64(len(a.Buffer))
+			n += 128 + 8*int64(len(a.ShapeInfo)) + int64(len(a.Buffer))
 		}
 	}
 	strsz := func(s []string) {
@@ -206,6 +206,11 @@ func (e *encoder) array(a *rawArray) off {
 	shape := e.int64s(a.ShapeInfo)
 	var buf off
 	if a.Buffer != nil {
+		// Align the elements (relative to the end of the buffer, which
+		// Finish pads to the largest alignment used, so also to its start):
+		// a reader that loads the file into aligned memory can then use
+		// them in place. Large arrays get the 64 bytes vector kernels like.
+		e.b.Prep(arrayAlign(len(a.Buffer)), len(a.Buffer))
 		buf = e.b.CreateByteVector(a.Buffer)
 	}
 	fb.FlatArrayStart(e.b)
@@ -218,6 +223,15 @@ func (e *encoder) array(a *rawArray) off {
 	fb.FlatArrayAddDtype(e.b, a.DType)
 	fb.FlatArrayAddByteOrder(e.b, a.ByteOrder)
 	return fb.FlatArrayEnd(e.b)
+}
+
+// arrayAlign is the alignment of an array buffer of n bytes in files sdgo
+// writes: 8 (any element type) for small arrays, 64 from 256 bytes up.
+func arrayAlign(n int) int {
+	if n >= 256 {
+		return 64
+	}
+	return 8
 }
 
 func (e *encoder) arrays(s []rawArray) off {

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
 )
 
 // FuzzDecode feeds arbitrary bytes to decode. It must never panic; whatever
@@ -26,12 +30,13 @@ func FuzzDecode(f *testing.F) {
 	if b, err := encode(fullGraph()); err == nil {
 		f.Add(b)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) { checkDecodeProperty(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkDecodeProperty(t, data, true) })
 }
 
 // checkDecodeProperty: decode never panics, fails only with a *FormatError,
 // and whatever decodes encodes, decodes again and re-encodes to the same bytes.
-func checkDecodeProperty(t *testing.T, data []byte) {
+// With dump, the decoded graph is also listed by dumpGraph.
+func checkDecodeProperty(t *testing.T, data []byte, dump bool) {
 	t.Helper()
 	g, err := decode(data)
 	if err != nil {
@@ -40,7 +45,9 @@ func checkDecodeProperty(t *testing.T, data []byte) {
 		}
 		return
 	}
-	dumpGraph(io.Discard, g) // walks every array through checkArray and the value printers
+	if dump {
+		dumpGraph(io.Discard, g) // walks every array through checkArray and the value printers
+	}
 	b1, err := encode(g)
 	if err != nil {
 		t.Fatalf("encode of a decoded graph: %v", err)
@@ -55,5 +62,87 @@ func checkDecodeProperty(t *testing.T, data []byte) {
 	}
 	if !bytes.Equal(b1, b2) {
 		t.Fatal("re-encoding is not stable")
+	}
+}
+
+// FuzzRead feeds arbitrary bytes to Read. It must never panic, loop or
+// allocate without bound; whatever loads must save in both byte orders and
+// load back as an equal graph.
+func FuzzRead(f *testing.F) {
+	for _, name := range fixtureFiles(f) {
+		buf, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(buf)
+		for _, n := range []int{8, 64, len(buf) / 2, len(buf) - 1} {
+			if n > 0 && n < len(buf) {
+				f.Add(buf[:n])
+			}
+		}
+	}
+	for _, g := range fuzzSeedGraphs(f) {
+		for _, big := range []bool{false, true} {
+			b, err := Encode(g, &SaveOptions{BigEndian: big, UpdaterState: true})
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	for _, r := range []*rawGraph{chain(), loopGraph()} {
+		b, err := encode(r)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add(newerSchemaBuffer())
+	f.Fuzz(func(t *testing.T, data []byte) { checkReadProperty(t, data) })
+}
+
+// fuzzSeedGraphs are graphs built in Go: the MLP, and one holding every
+// dtype, strings and empty arrays.
+func fuzzSeedGraphs(tb testing.TB) []*graph.Graph {
+	g := mlp(tb)
+	d := graph.New()
+	for _, dt := range []ndarray.DType{ndarray.Half, ndarray.Uint8, ndarray.Int16, ndarray.Bool, ndarray.Int64} {
+		b := make([]byte, 2*dt.Size())
+		buf, _ := ndarray.BufferFromBytes(dt, 2, b)
+		d.Const("c_"+dt.String(), ndarray.Must(ndarray.NewView(buf, ndarray.Packed(2))))
+	}
+	d.Const("s", ndarray.Must(StringArray([]string{"ab", "c"})))
+	d.Const("e", ndarray.Must(ndarray.Zeros(ndarray.Float32, 0, 3)))
+	d.Placeholder("p", ndarray.Int32, -1)
+	return []*graph.Graph{g, d}
+}
+
+// checkReadProperty: Read fails with an error or gives a graph that encodes
+// in both byte orders and decodes back to an equal graph.
+func checkReadProperty(t *testing.T, data []byte) {
+	t.Helper()
+	g, err := Read(bytes.NewReader(data))
+	if err != nil {
+		if strings.Contains(err.Error(), "internal error") {
+			t.Fatalf("loader bug: %v", err)
+		}
+		return
+	}
+	if ReportOf(g) == nil {
+		t.Fatal("loaded graph without a report")
+	}
+	for _, big := range []bool{false, true} {
+		opts := &SaveOptions{BigEndian: big, UpdaterState: true}
+		b, err := Encode(g, opts)
+		if err != nil {
+			t.Fatalf("a loaded graph does not save: %v", err)
+		}
+		g2, err := Decode(b)
+		if err != nil {
+			t.Fatalf("a saved graph does not load: %v", err)
+		}
+		if d := graphDiff(g, g2); d != "" {
+			t.Fatalf("save/load changed the graph:\n%s", d)
+		}
 	}
 }

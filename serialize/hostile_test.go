@@ -181,6 +181,35 @@ func TestAmplification(t *testing.T) {
 // updaterState, extra FlatVariable/FlatNode/FlatArray slots) and enum values
 // this schema lacks (VarType SEQUENCE, an unknown DType) do not break decode.
 func TestNewerSchema(t *testing.T) {
+	g, err := decode(newerSchemaBuffer())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vv := g.Variables[0]
+	if vv.Name != "seq" || vv.VarType != fb.VarTypeSEQUENCE || vv.DType != 60 || vv.Array == nil {
+		t.Fatalf("variable %+v", vv)
+	}
+	if s, err := checkArray(vv.Array); err != nil || len(s.Shape) != 0 {
+		t.Fatalf("array: %v %+v", err, s)
+	}
+	if nn := g.Nodes[0]; nn.OpName != "future_op" || nn.OpType != 99 {
+		t.Fatalf("node %+v", nn)
+	}
+	// Known fields survive a round trip; unknown ones are dropped.
+	out, err := encode(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := decode(out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// newerSchemaBuffer builds a file as a newer SameDiff might write it: a
+// FlatGraph field after updaterState (a vector of unknown tables) and one
+// more, extra FlatVariable/FlatNode/FlatArray slots, a SEQUENCE variable of
+// an unknown dtype, a node of an unknown op type.
+func newerSchemaBuffer() []byte {
 	b := flatbuffers.NewBuilder(0)
 	// An unknown nested table for the new FlatGraph slot 9.
 	sub := b.CreateString("nested graph")
@@ -237,49 +266,14 @@ func TestNewerSchema(t *testing.T) {
 	b.PrependUOffsetTSlot(9, nestedVec, 0)
 	b.PrependInt32Slot(10, 12345, 0)
 	b.Finish(b.EndObject())
-
-	g, err := decode(b.FinishedBytes())
-	if err != nil {
-		t.Fatal(err)
-	}
-	vv := g.Variables[0]
-	if vv.Name != "seq" || vv.VarType != fb.VarTypeSEQUENCE || vv.DType != 60 || vv.Array == nil {
-		t.Fatalf("variable %+v", vv)
-	}
-	if s, err := checkArray(vv.Array); err != nil || len(s.Shape) != 0 {
-		t.Fatalf("array: %v %+v", err, s)
-	}
-	if nn := g.Nodes[0]; nn.OpName != "future_op" || nn.OpType != 99 {
-		t.Fatalf("node %+v", nn)
-	}
-	// Known fields survive a round trip; unknown ones are dropped.
-	out, err := encode(g)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := decode(out); err != nil {
-		t.Fatal(err)
-	}
+	return b.FinishedBytes()
 }
 
-// TestTruncatedAndCorruptFixtures: every prefix of a fixture, and every
-// single-byte corruption of one, gives an error or a graph, never a panic.
+// TestTruncatedAndCorruptFixtures: prefixes of every fixture, and
+// single-byte corruptions of them, give an error or a graph that round-trips,
+// never a panic, both at the raw level (decode/encode) and at the graph level
+// (Read/Encode/Decode). See sweepPlan for how much is swept.
 func TestTruncatedAndCorruptFixtures(t *testing.T) {
-	for _, f := range fixtureFiles(t) {
-		buf, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for n := 0; n < len(buf); n++ {
-			if _, err := decode(buf[:n]); err == nil && n < 8 {
-				t.Fatalf("%s: %d-byte prefix decoded", filepath.Base(f), n)
-			}
-		}
-	}
-	// Single-byte corruptions of every fixture must satisfy the decode property
-	// (an error, or a graph that round-trips). The two smallest fixtures get
-	// every byte with three masks; the others every 7th byte with one mask,
-	// or every byte with SDGO_LONG_TESTS=1 (about 40 s).
 	long := os.Getenv("SDGO_LONG_TESTS") != ""
 	for _, f := range fixtureFiles(t) {
 		buf, err := os.ReadFile(f)
@@ -287,17 +281,71 @@ func TestTruncatedAndCorruptFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := filepath.Base(f)
-		step, masks := 7, []byte{0xff}
-		if long || name == "pad_1D.fb" || name == "identity_n_2.fb" {
-			step, masks = 1, []byte{0xff, 0x80, 0x01}
+		plan := sweepPlan(name, len(buf), long)
+		for _, n := range plan.prefixes {
+			if _, err := decode(buf[:n]); err == nil && n < 8 {
+				t.Fatalf("%s: %d-byte prefix decoded", name, n)
+			}
+			if n%(16*plan.graphEvery) == 0 {
+				checkReadProperty(t, buf[:n]) // truncations mostly stop in the verifier: sample
+			}
 		}
 		c := make([]byte, len(buf))
-		for i := 0; i < len(buf); i += step {
-			for _, x := range masks {
+		for k, pos := range plan.positions {
+			for _, x := range plan.masks {
 				copy(c, buf)
-				c[i] ^= x
-				checkDecodeProperty(t, c)
+				c[pos] ^= x
+				checkDecodeProperty(t, c, k%plan.dumpEvery == 0)
+				if k%plan.graphEvery == 0 {
+					checkReadProperty(t, c)
+				}
 			}
 		}
 	}
+}
+
+// sweep says which prefixes and byte positions of a fixture the corruption
+// test tries, with which XOR masks, and how often it also runs the
+// graph-level property.
+type sweep struct {
+	prefixes, positions []int
+	masks               []byte
+	graphEvery          int // run the graph-level property on every graphEvery-th position
+	dumpEvery           int // list the decoded graph with dumpGraph on every dumpEvery-th
+}
+
+// sweepPlan: the two smallest fixtures get every prefix and every byte with
+// three masks; the others every prefix and every 7th byte with one mask
+// (every byte and three masks with SDGO_LONG_TESTS=1). The graph-level
+// property runs on every third corruption (every one for the small
+// fixtures). Under the race detector, which makes each check several times
+// slower, the larger fixtures are sampled instead: every prefix up to 64
+// bytes and about 150 more, and about 150 positions spread over the file (a
+// deterministic stride, so the same bytes are tried on every run); the small
+// fixtures run the graph-level property on every third corruption; and the
+// decoded graph is listed (dumpGraph) for every fourth.
+func sweepPlan(name string, size int, long bool) sweep {
+	small := name == "pad_1D.fb" || name == "identity_n_2.fb"
+	s := sweep{masks: []byte{0xff}, graphEvery: 3, dumpEvery: 1}
+	pstep, step := 1, 7
+	switch {
+	case long:
+		step, s.masks, s.graphEvery = 1, []byte{0xff, 0x80, 0x01}, 1
+	case small:
+		step, s.masks, s.graphEvery = 1, []byte{0xff, 0x80, 0x01}, 1
+		if raceEnabled {
+			s.graphEvery, s.dumpEvery = 3, 4
+		}
+	case raceEnabled:
+		pstep, step, s.graphEvery, s.dumpEvery = max(1, size/150), max(1, size/150), 2, 4
+	}
+	for n := 0; n < size; n++ {
+		if n < 64 || n%pstep == 0 {
+			s.prefixes = append(s.prefixes, n)
+		}
+	}
+	for i := 0; i < size; i += step {
+		s.positions = append(s.positions, i)
+	}
+	return s
 }

@@ -77,7 +77,7 @@ func TestDecodeFixtures(t *testing.T) {
 				}
 				if n.OpType == fb.OpTypeCUSTOM {
 					lib := n.OpName
-					if alias, ok := libnd4jAlias[lib]; ok {
+					if alias, ok := libnd4jNames[lib]; ok {
 						lib = alias
 					}
 					if h := opHashForTest(lib); h != n.OpNum {
@@ -335,15 +335,4 @@ func TestEncodeTooLarge(t *testing.T) {
 	if _, err := encode(g); err == nil {
 		t.Fatal("encoded a graph over 2 GiB")
 	}
-}
-
-// libnd4jAlias: SameDiff op names whose opNum is the hash of a different
-// libnd4j op name (the TensorArray ops run as libnd4j's list ops).
-var libnd4jAlias = map[string]string{
-	"tensorarrayv3":       "create_list",
-	"tensorarraywritev3":  "write_list",
-	"tensorarrayreadv3":   "read_list",
-	"tensorarraysizev3":   "size_list",
-	"tensorarraygatherv3": "gather_list",
-	"tensorarraysplitv3":  "split_list",
 }

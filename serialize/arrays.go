@@ -1,0 +1,528 @@
+package serialize
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize/fb"
+)
+
+// Conversion between FlatArray (raw bytes in a stated byte order, described
+// by a libnd4j shape-info vector) and ndarray.Array (native byte order, C
+// order).
+//
+// Fixed-width arrays: a little-endian, C-order buffer on a little-endian
+// machine becomes the array's buffer without a copy (ndarray.BufferFromBytes
+// copies only when the bytes are not aligned for the element type). Other
+// byte orders are swapped into a fresh buffer, 'f'-order buffers are
+// reordered into C order. Strides in the shape-info are not trusted: graph
+// files store views as compact copies, and real files carry non-canonical
+// strides on size-1 axes (pad_1D.fb: shape (1,2) with strides (1,1)), so the
+// buffer is read as dense in the stated order.
+//
+// String arrays (UTF8, UTF16, UTF32) come in two layouts in real files:
+// libnd4j's (n+1) int64 offsets (native little-endian whatever byteOrder
+// says) followed by the bytes, and ND4J's int64 count, (n+1) int64 offsets
+// in byteOrder, then the bytes. Both are read. In memory sdgo keeps libnd4j's
+// layout in native byte order (see Strings / StringArray); files are written
+// in libnd4j's layout when little-endian and in ND4J's when big-endian, the
+// layout each side's reader expects.
+
+// nativeBO is the machine's byte order as a FlatArray ByteOrder.
+var nativeBO = func() fb.ByteOrder {
+	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 {
+		return fb.ByteOrderLE
+	}
+	return fb.ByteOrderBE
+}()
+
+func byteOrderOf(bo fb.ByteOrder) binary.ByteOrder {
+	if bo == fb.ByteOrderBE {
+		return binary.BigEndian
+	}
+	return binary.LittleEndian
+}
+
+func isString(dt ndarray.DType) bool {
+	return dt == ndarray.UTF8 || dt == ndarray.UTF16 || dt == ndarray.UTF32
+}
+
+// alignedBytes returns n zeroed bytes starting on a 64-byte boundary.
+func alignedBytes(n int) []byte {
+	if n == 0 {
+		return nil
+	}
+	raw := make([]byte, n+ndarray.Alignment-1)
+	shift := 0
+	if r := int(uintptr(unsafe.Pointer(&raw[0])) % ndarray.Alignment); r != 0 {
+		shift = ndarray.Alignment - r
+	}
+	return raw[shift : shift+n : shift+n]
+}
+
+// swapBytes copies src into dst reversing the bytes of every w-byte element.
+func swapBytes(dst, src []byte, w int) {
+	switch w {
+	case 2:
+		for i := 0; i+1 < len(src); i += 2 {
+			dst[i], dst[i+1] = src[i+1], src[i]
+		}
+	case 4:
+		for i := 0; i+3 < len(src); i += 4 {
+			binary.LittleEndian.PutUint32(dst[i:], binary.BigEndian.Uint32(src[i:]))
+		}
+	case 8:
+		for i := 0; i+7 < len(src); i += 8 {
+			binary.LittleEndian.PutUint64(dst[i:], binary.BigEndian.Uint64(src[i:]))
+		}
+	default:
+		copy(dst, src)
+	}
+}
+
+// loadedArray is an array read from a file, with what the graph cannot
+// record about it.
+type loadedArray struct {
+	arr *ndarray.Array
+	// emptyScalar: the file held an empty rank-0 array (libnd4j writes empty
+	// arrays of any shape that way); sdgo holds it as shape [0].
+	emptyScalar bool
+}
+
+// arrayFromRaw converts a FlatArray to an array. dtHint is the dtype of the
+// variable holding it: it wins over the array's own dtype field for empty
+// arrays (which have no bytes to interpret), as in real files where the two
+// disagree.
+func arrayFromRaw(a *rawArray, dtHint ndarray.DType) (loadedArray, error) {
+	s, err := checkArray(a)
+	if err != nil {
+		return loadedArray{}, err
+	}
+	dt := ndarray.DType(a.DType)
+	if s.Empty && dtHint.Known() {
+		dt = dtHint
+	}
+	if !dt.Known() {
+		return loadedArray{}, fmt.Errorf("unknown dtype %d", a.DType)
+	}
+	shape := make([]int, len(s.Shape))
+	for i, d := range s.Shape {
+		shape[i] = int(d)
+	}
+	if s.Empty {
+		out := loadedArray{}
+		hasZero := false
+		for _, d := range shape {
+			hasZero = hasZero || d == 0
+		}
+		if !hasZero {
+			if len(shape) != 0 {
+				return loadedArray{}, fmt.Errorf("array of shape %v is marked empty", shape)
+			}
+			shape, out.emptyScalar = []int{0}, true
+		}
+		buf, err := ndarray.BufferFromBytes(dt, 0, nil)
+		if err != nil {
+			return loadedArray{}, err
+		}
+		out.arr, err = ndarray.NewView(buf, ndarray.Packed(shape...))
+		return out, err
+	}
+	n := int(s.numElements())
+	var data []byte
+	if isString(dt) {
+		data, err = canonicalStrings(a.Buffer, n, byteOrderOf(a.ByteOrder))
+		if err != nil {
+			return loadedArray{}, err
+		}
+	} else {
+		w := dt.Size()
+		data = a.Buffer // checkArray: exactly n*w bytes
+		if w > 1 && a.ByteOrder != nativeBO {
+			c := alignedBytes(len(data))
+			swapBytes(c, data, w)
+			data = c
+		}
+		if dt == ndarray.Bool {
+			data = normalizeBools(data)
+		}
+		if s.Order == orderF && needsReorder(shape) {
+			data = fToC(data, w, shape)
+		}
+	}
+	buf, err := ndarray.BufferFromBytes(dt, n, data)
+	if err != nil {
+		return loadedArray{}, err
+	}
+	arr, err := ndarray.NewView(buf, ndarray.Packed(shape...))
+	return loadedArray{arr: arr}, err
+}
+
+// normalizeBools returns b, or a copy with every non-zero byte made 1 when
+// some byte is neither 0 nor 1 (Go's bool must be 0 or 1).
+func normalizeBools(b []byte) []byte {
+	for i, x := range b {
+		if x > 1 {
+			c := alignedBytes(len(b))
+			copy(c, b[:i])
+			for j := i; j < len(b); j++ {
+				if b[j] != 0 {
+					c[j] = 1
+				}
+			}
+			return c
+		}
+	}
+	return b
+}
+
+// needsReorder reports whether 'f' and 'c' order differ for this shape:
+// only when two or more axes have a size above one.
+func needsReorder(shape []int) bool {
+	n := 0
+	for _, d := range shape {
+		if d > 1 {
+			n++
+		}
+	}
+	return n > 1
+}
+
+// fToC reorders a dense 'f'-order buffer of w-byte elements into C order.
+func fToC(src []byte, w int, shape []int) []byte {
+	r := len(shape)
+	fs := make([]int, r) // f-order strides in elements
+	st := 1
+	for i := 0; i < r; i++ {
+		fs[i] = st
+		st *= shape[i]
+	}
+	return gatherBytes(src, w, shape, fs, 0)
+}
+
+// gatherBytes copies the w-byte elements at the positions a layout gives
+// (strides and offset in elements) into a packed C-order buffer.
+func gatherBytes(src []byte, w int, shape, strides []int, offset int) []byte {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	dst := alignedBytes(n * w)
+	if n == 0 {
+		return dst
+	}
+	r := len(shape)
+	idx := make([]int, r)
+	off := offset
+	for k := 0; k < n; k++ {
+		copy(dst[k*w:(k+1)*w], src[off*w:(off+1)*w])
+		for i := r - 1; i >= 0; i-- {
+			idx[i]++
+			off += strides[i]
+			if idx[i] < shape[i] {
+				break
+			}
+			off -= idx[i] * strides[i]
+			idx[i] = 0
+		}
+	}
+	return dst
+}
+
+// stringOffsets finds the offsets of a string array's n strings in one of the
+// layouts real files use: libnd4j's (little-endian offsets, whatever the
+// byte order), ND4J's (count then offsets, in bo), or plain offsets in bo. It
+// returns the n+1 offsets and the bytes they index.
+func stringOffsets(buf []byte, n int, bo binary.ByteOrder) (offs []uint64, data []byte, ok bool) {
+	try := func(b []byte, o binary.ByteOrder) ([]uint64, []byte, bool) {
+		if n < 0 || n+1 > len(b)/8 {
+			return nil, nil, false
+		}
+		d := b[8*(n+1):]
+		offs := make([]uint64, n+1)
+		for i := range offs {
+			offs[i] = o.Uint64(b[8*i:])
+			if i == 0 && offs[0] != 0 || i > 0 && (offs[i] < offs[i-1] || offs[i] > uint64(len(d))) {
+				return nil, nil, false
+			}
+		}
+		return offs, d, true
+	}
+	if offs, data, ok = try(buf, binary.LittleEndian); ok {
+		return
+	}
+	if len(buf) >= 8 && bo.Uint64(buf) == uint64(n) {
+		if offs, data, ok = try(buf[8:], bo); ok {
+			return
+		}
+	}
+	return try(buf, bo)
+}
+
+// canonicalStrings rewrites a string array buffer into sdgo's in-memory
+// layout: n+1 native-order int64 offsets, then exactly the bytes they index.
+func canonicalStrings(buf []byte, n int, bo binary.ByteOrder) ([]byte, error) {
+	offs, data, ok := stringOffsets(buf, n, bo)
+	if !ok {
+		return nil, fmt.Errorf("string array of %d elements: the offsets in its %d-byte buffer are inconsistent", n, len(buf))
+	}
+	return encodeStringBuffer(offs, data[:offs[n]], nativeBO, false), nil
+}
+
+// encodeStringBuffer lays out strings given as n+1 offsets into data: the
+// offsets in bo (after the count, when withCount), then the bytes.
+func encodeStringBuffer(offs []uint64, data []byte, bo fb.ByteOrder, withCount bool) []byte {
+	n := len(offs) - 1
+	head := 8 * (n + 1)
+	if withCount {
+		head += 8
+	}
+	out := alignedBytes(head + len(data))
+	o := byteOrderOf(bo)
+	p := 0
+	if withCount {
+		o.PutUint64(out, uint64(n))
+		p = 8
+	}
+	for i, x := range offs {
+		o.PutUint64(out[p+8*i:], x)
+	}
+	copy(out[head:], data)
+	return out
+}
+
+// Strings returns the elements of a string array (UTF8, UTF16 or UTF32, as
+// loaded from a file or made by StringArray) in C order. UTF16 and UTF32
+// elements are returned as their raw bytes.
+func Strings(a *ndarray.Array) ([]string, error) {
+	if a == nil || !isString(a.DType()) {
+		return nil, fmt.Errorf("serialize: Strings needs a string array")
+	}
+	b := a.Buffer()
+	n := b.Len()
+	if n == 0 || a.Size() == 0 {
+		return []string{}, nil
+	}
+	offs, data, ok := stringOffsets(b.Bytes(), n, byteOrderOf(nativeBO))
+	if !ok {
+		return nil, fmt.Errorf("serialize: string array buffer is inconsistent")
+	}
+	all := make([]string, n)
+	for i := range all {
+		all[i] = string(data[offs[i]:offs[i+1]])
+	}
+	if a.IsPacked() && a.Offset() == 0 && a.Size() == n {
+		return all, nil
+	}
+	l := a.Layout()
+	out := make([]string, 0, a.Size())
+	forEachOffset(l.Shape, l.Strides, l.Offset, func(off int) { out = append(out, all[off]) })
+	return out, nil
+}
+
+// forEachOffset calls f with the buffer position of every element of a
+// layout, in C order.
+func forEachOffset(shape, strides []int, offset int, f func(int)) {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	idx := make([]int, len(shape))
+	off := offset
+	for k := 0; k < n; k++ {
+		f(off)
+		for i := len(shape) - 1; i >= 0; i-- {
+			idx[i]++
+			off += strides[i]
+			if idx[i] < shape[i] {
+				break
+			}
+			off -= idx[i] * strides[i]
+			idx[i] = 0
+		}
+	}
+}
+
+// StringArray returns a UTF8 array of the given shape holding ss (a vector
+// when no shape is given), which a graph can hold as a constant and a file
+// can store.
+func StringArray(ss []string, shape ...int) (*ndarray.Array, error) {
+	if len(shape) == 0 && len(ss) != 1 {
+		shape = []int{len(ss)}
+	}
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return nil, fmt.Errorf("serialize: negative size in shape %v", shape)
+		}
+		n *= d
+	}
+	if n != len(ss) {
+		return nil, fmt.Errorf("serialize: %d strings do not fill shape %v", len(ss), shape)
+	}
+	offs := make([]uint64, n+1)
+	var data []byte
+	for i, s := range ss {
+		data = append(data, s...)
+		offs[i+1] = uint64(len(data))
+	}
+	buf, err := ndarray.BufferFromBytes(ndarray.UTF8, n, encodeStringBuffer(offs, data, nativeBO, false))
+	if err != nil {
+		return nil, err
+	}
+	return ndarray.NewView(buf, ndarray.Packed(shape...))
+}
+
+// arrayToRaw converts an array to a FlatArray in byte order bo. emptyScalar
+// writes an empty array as libnd4j's empty rank-0 array; longScalar writes
+// rank-0 shape-info with 6 longs instead of 4.
+func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, longScalar bool) (rawArray, error) {
+	dt := a.DType()
+	if !dt.Known() {
+		return rawArray{}, fmt.Errorf("array of unknown dtype %v", dt)
+	}
+	l := a.Layout()
+	shape := make([]int64, len(l.Shape))
+	for i, d := range l.Shape {
+		shape[i] = int64(d)
+	}
+	n := l.Size()
+	if emptyScalar && n == 0 {
+		shape = nil
+	}
+	si, err := shapeInfoFor(shape, fb.DType(dt), n == 0, longScalar)
+	if err != nil {
+		return rawArray{}, err
+	}
+	out := rawArray{ShapeInfo: si, DType: fb.DType(dt), ByteOrder: bo}
+	if n == 0 {
+		return out, nil
+	}
+	buf := a.Buffer()
+	src := buf.Bytes()
+	if isString(dt) {
+		offs, data, ok := stringOffsets(src, buf.Len(), byteOrderOf(nativeBO))
+		if !ok {
+			return rawArray{}, fmt.Errorf("string array buffer is inconsistent")
+		}
+		if !(a.IsPacked() && l.Offset == 0 && n == buf.Len()) {
+			no := make([]uint64, 1, n+1)
+			var nd []byte
+			forEachOffset(l.Shape, l.Strides, l.Offset, func(off int) {
+				nd = append(nd, data[offs[off]:offs[off+1]]...)
+				no = append(no, uint64(len(nd)))
+			})
+			offs, data = no, nd
+		}
+		out.Buffer = encodeStringBuffer(offs, data[:offs[len(offs)-1]], bo, bo == fb.ByteOrderBE)
+		return out, nil
+	}
+	w := dt.Size()
+	var b []byte
+	if a.IsPacked() {
+		b = src[l.Offset*w : (l.Offset+n)*w]
+	} else {
+		b = gatherBytes(src, w, l.Shape, l.Strides, l.Offset)
+	}
+	if w > 1 && bo != nativeBO {
+		c := make([]byte, len(b))
+		swapBytes(c, b, w)
+		b = c
+	}
+	out.Buffer = b
+	return out, nil
+}
+
+// shapeInfoFor is cShapeInfo for any dtype: dtypes without libnd4j type bits
+// (FLOAT8, HALF2, QINT8, QINT16) get none.
+func shapeInfoFor(shape []int64, dt fb.DType, empty, longScalar bool) ([]int64, error) {
+	if _, ok := dtypeFlag(dt); ok {
+		return cShapeInfo(shape, dt, empty, longScalar)
+	}
+	si, err := cShapeInfo(shape, fb.DTypeBOOL, empty, longScalar)
+	if err != nil {
+		return nil, err
+	}
+	si[len(si)-3] &^= arrayTypeBits
+	return si, nil
+}
+
+// rawNumbers returns the elements of a small numeric FlatArray as float64
+// (used for a legacy scalar op's FlatNode.scalar).
+func rawNumbers(a *rawArray) ([]float64, error) {
+	s, err := checkArray(a)
+	if err != nil {
+		return nil, err
+	}
+	n := int(s.numElements())
+	bo := byteOrderOf(a.ByteOrder)
+	out := make([]float64, n)
+	w := dtypeSize(a.DType)
+	for i := range out {
+		e := a.Buffer[i*w:]
+		switch a.DType {
+		case fb.DTypeFLOAT:
+			out[i] = float64(math.Float32frombits(bo.Uint32(e)))
+		case fb.DTypeDOUBLE:
+			out[i] = math.Float64frombits(bo.Uint64(e))
+		case fb.DTypeBOOL, fb.DTypeUINT8:
+			out[i] = float64(e[0])
+		case fb.DTypeINT8:
+			out[i] = float64(int8(e[0]))
+		case fb.DTypeINT16:
+			out[i] = float64(int16(bo.Uint16(e)))
+		case fb.DTypeUINT16:
+			out[i] = float64(bo.Uint16(e))
+		case fb.DTypeINT32:
+			out[i] = float64(int32(bo.Uint32(e)))
+		case fb.DTypeUINT32:
+			out[i] = float64(bo.Uint32(e))
+		case fb.DTypeINT64:
+			out[i] = float64(int64(bo.Uint64(e)))
+		case fb.DTypeUINT64:
+			out[i] = float64(bo.Uint64(e))
+		default:
+			return nil, fmt.Errorf("cannot read %v values", a.DType)
+		}
+	}
+	return out, nil
+}
+
+// scalarRaw returns a rank-0 FlatArray of dtype dt holding v (a legacy
+// scalar op's FlatNode.scalar).
+func scalarRaw(v float64, dt ndarray.DType, bo fb.ByteOrder) (rawArray, error) {
+	if !dt.Computable() || dt == ndarray.Bool {
+		dt = ndarray.Float32
+	}
+	a, err := ndarray.ScalarOf(dt, v)
+	if err != nil {
+		return rawArray{}, err
+	}
+	return arrayToRaw(a, bo, false, false)
+}
+
+// reorderRaw returns a kept FlatArray (a node property or scalar) in byte
+// order bo: fixed-width arrays that check out are byte-swapped, anything else
+// (strings, arrays that do not check) is kept as read.
+func reorderRaw(a rawArray, bo fb.ByteOrder) rawArray {
+	if a.ByteOrder == bo {
+		return a
+	}
+	w := dtypeSize(a.DType)
+	if w == 0 || isString(ndarray.DType(a.DType)) {
+		return a
+	}
+	if _, err := checkArray(&a); err != nil {
+		return a
+	}
+	if w > 1 {
+		c := make([]byte, len(a.Buffer))
+		swapBytes(c, a.Buffer, w)
+		a.Buffer = c
+	}
+	a.ByteOrder = bo
+	return a
+}

@@ -1,0 +1,872 @@
+package serialize
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sort"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+	"github.com/sdgo/sdgo/serialize/fb"
+)
+
+// Load reads the graph file at path. See Decode.
+func Load(path string) (*graph.Graph, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("serialize: %w", err)
+	}
+	defer f.Close()
+	g, err := Read(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil
+}
+
+// Read reads a whole graph file from r. See Decode.
+func Read(r io.Reader) (*graph.Graph, error) {
+	buf, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(buf)
+}
+
+// sizer is implemented by readers that know how much they hold
+// (*bytes.Reader, *strings.Reader, *bytes.Buffer).
+type sizer interface{ Len() int }
+
+// readAll reads r into a 64-byte-aligned buffer, sized up front when r can
+// tell its size, so that arrays the file aligns can be used in place. It
+// refuses more than FlatBuffers' 2 GiB.
+func readAll(r io.Reader) ([]byte, error) {
+	size := -1
+	switch x := r.(type) {
+	case *os.File:
+		if st, err := x.Stat(); err == nil && st.Mode().IsRegular() {
+			if off, err := x.Seek(0, io.SeekCurrent); err == nil && st.Size() >= off {
+				size = int(min(st.Size()-off, maxBufferSize+1))
+			}
+		}
+	case sizer:
+		size = x.Len()
+	}
+	if size > maxBufferSize {
+		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("graph file of %d bytes exceeds the FlatBuffers limit of 2 GiB", size)}
+	}
+	if size >= 0 {
+		buf := alignedBytes(size)
+		n, err := io.ReadFull(r, buf)
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !(errors.Is(err, io.EOF) && size == 0) {
+			return nil, fmt.Errorf("serialize: reading graph: %w", err)
+		}
+		buf = buf[:n]
+		// Anything beyond the announced size (a file that grew) is read too.
+		var one [1]byte
+		if m, _ := r.Read(one[:]); m == 0 {
+			return buf, nil
+		}
+		rest, err := io.ReadAll(io.LimitReader(r, maxBufferSize))
+		if err != nil {
+			return nil, fmt.Errorf("serialize: reading graph: %w", err)
+		}
+		all := alignedBytes(len(buf) + 1 + len(rest))
+		copy(all, buf)
+		all[len(buf)] = one[0]
+		copy(all[len(buf)+1:], rest)
+		buf = all
+		if len(buf) > maxBufferSize {
+			return nil, &FormatError{Offset: -1, Msg: "graph file exceeds the FlatBuffers limit of 2 GiB"}
+		}
+		return buf, nil
+	}
+	buf, err := io.ReadAll(io.LimitReader(r, maxBufferSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("serialize: reading graph: %w", err)
+	}
+	if len(buf) > maxBufferSize {
+		return nil, &FormatError{Offset: -1, Msg: "graph file exceeds the FlatBuffers limit of 2 GiB"}
+	}
+	return buf, nil
+}
+
+// Decode builds a graph from the bytes of a graph file.
+//
+// Variables keep their kinds, dtypes and values; placeholders their shapes
+// (-1 for unknown sizes); every node becomes an op with its arguments, in
+// an order that respects the data dependencies whatever order the file
+// lists them in. Nodes of ops sdgo implements become ordinary ops; the
+// others, and control-flow nodes, become opaque ops that fail only when run.
+// Every op carries the file's node (a *FileNode, Op.Opaque()) so that Save
+// writes back properties and fields sdgo does not model. ReportOf tells what
+// loading found: ops sdgo lacks, dtypes it cannot compute with, anything
+// kept without being understood.
+//
+// Arrays of a little-endian file whose bytes are suitably aligned share buf
+// (no copy): the caller must not change buf afterwards. Errors for malformed
+// files are *FormatError (a broken buffer) or name the variable or node at
+// fault (duplicate names, inputs naming nothing, cycles, bad arrays).
+func Decode(buf []byte) (g *graph.Graph, err error) {
+	r, err := decode(buf)
+	if err != nil {
+		return nil, err
+	}
+	// Everything below checks what it reads; a panic would be a bug in
+	// sdgo, reported as an error rather than crashing the caller.
+	defer func() {
+		if p := recover(); p != nil {
+			g, err = nil, fmt.Errorf("serialize: internal error while building the graph: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return build(r)
+}
+
+// loader holds the state of one build.
+type loader struct {
+	r  *rawGraph
+	g  *graph.Graph
+	fi *fileInfo
+	rp *Report
+	m  opMatcher
+
+	varIdx   map[string]int     // variable name -> index in r.Variables
+	byPair   map[rawIntPair]int // variable id -> index in r.Variables
+	producer map[string]int     // op output name -> node index
+	outNames [][]string         // per node: its output names
+	inputs   [][]string         // per node: its input variable names
+	added    []*graph.Op        // per node, once added
+	// backEdges lists the loop merges added without their back edges.
+	backEdges []int
+}
+
+func (l *loader) warnf(format string, args ...any) {
+	l.rp.Warnings = append(l.rp.Warnings, fmt.Sprintf(format, args...))
+}
+
+func build(r *rawGraph) (*graph.Graph, error) {
+	l := &loader{r: r, g: graph.New(), rp: &Report{}}
+	l.fi = &fileInfo{id: r.ID, config: r.Config, vars: map[string]*varExtra{}, report: l.rp}
+	if err := l.indexVariables(); err != nil {
+		return nil, err
+	}
+	if err := l.indexNodes(); err != nil {
+		return nil, err
+	}
+	if err := l.addAll(); err != nil {
+		return nil, err
+	}
+	if err := l.wireBackEdges(); err != nil {
+		return nil, err
+	}
+	if err := l.finish(); err != nil {
+		return nil, err
+	}
+	l.rp.Unimplemented = sortedUnique(l.rp.Unimplemented)
+	l.rp.NonComputable = sortedUnique(l.rp.NonComputable)
+	l.g.SetMeta(metaKey, l.fi)
+	return l.g, nil
+}
+
+func (l *loader) indexVariables() error {
+	l.varIdx = make(map[string]int, len(l.r.Variables))
+	l.byPair = make(map[rawIntPair]int, len(l.r.Variables))
+	for i := range l.r.Variables {
+		v := &l.r.Variables[i]
+		if v.Name == "" {
+			return fmt.Errorf("serialize: variable %d has no name", i)
+		}
+		if _, dup := l.varIdx[v.Name]; dup {
+			return fmt.Errorf("serialize: two variables are named %q", v.Name)
+		}
+		l.varIdx[v.Name] = i
+		if v.ID != nil {
+			if j, dup := l.byPair[*v.ID]; dup {
+				return fmt.Errorf("serialize: variables %q and %q have the same id (%d,%d)",
+					l.r.Variables[j].Name, v.Name, v.ID.First, v.ID.Second)
+			}
+			l.byPair[*v.ID] = i
+		}
+	}
+	return nil
+}
+
+// indexNodes names every node's outputs and resolves its inputs to
+// variable names.
+func (l *loader) indexNodes() error {
+	nodes := l.r.Nodes
+	names := make(map[string]bool, len(nodes))
+	ids := make(map[int32]int, len(nodes))
+	l.outNames = make([][]string, len(nodes))
+	l.inputs = make([][]string, len(nodes))
+	l.producer = map[string]int{}
+	byNodeOut := map[rawIntPair]string{}
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Name == "" {
+			n.Name = fmt.Sprintf("node_%d", n.ID)
+			l.warnf("node %d has no name; called it %q", n.ID, n.Name)
+		}
+		if names[n.Name] {
+			return fmt.Errorf("serialize: two nodes are named %q", n.Name)
+		}
+		names[n.Name] = true
+		if j, dup := ids[n.ID]; dup {
+			return fmt.Errorf("serialize: nodes %q and %q have the same id %d", nodes[j].Name, n.Name, n.ID)
+		}
+		ids[n.ID] = i
+		outs, err := l.nodeOutputs(n)
+		if err != nil {
+			return err
+		}
+		for k, o := range outs {
+			if j, dup := l.producer[o]; dup {
+				return fmt.Errorf("serialize: nodes %q and %q both produce %q", nodes[j].Name, n.Name, o)
+			}
+			if vi, ok := l.varIdx[o]; ok {
+				if t := l.r.Variables[vi].VarType; t != fb.VarTypeARRAY && t != fb.VarTypeSEQUENCE {
+					return fmt.Errorf("serialize: node %q produces %q, which the file declares a %v", n.Name, o, t)
+				}
+			}
+			l.producer[o] = i
+			byNodeOut[rawIntPair{n.ID, int32(k)}] = o
+		}
+		l.outNames[i] = outs
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		pairs := n.InputPaired
+		if len(pairs) == 0 && len(n.Input) > 0 { // old files: node ids, output 0
+			pairs = make([]rawIntPair, len(n.Input))
+			for k, id := range n.Input {
+				pairs[k] = rawIntPair{id, 0}
+			}
+		}
+		ins := make([]string, len(pairs))
+		for k, p := range pairs {
+			name := ""
+			if vi, ok := l.byPair[p]; ok {
+				name = l.r.Variables[vi].Name
+			} else if o, ok := byNodeOut[p]; ok {
+				name = o
+			} else {
+				return fmt.Errorf("serialize: node %q: input %d (%d,%d) names no variable and no node output",
+					n.Name, k, p.First, p.Second)
+			}
+			if _, ok := l.producer[name]; !ok {
+				vi, ok := l.varIdx[name]
+				if !ok || l.r.Variables[vi].VarType == fb.VarTypeARRAY {
+					return fmt.Errorf("serialize: node %q: input %d is %q, an op output that no node produces",
+						n.Name, k, name)
+				}
+			}
+			ins[k] = name
+		}
+		l.inputs[i] = ins
+	}
+	return nil
+}
+
+// nodeOutputs returns the names of a node's outputs: its outputNames, else
+// the variables its output field lists, else the variables whose id names
+// it, else the node's own name.
+func (l *loader) nodeOutputs(n *rawNode) ([]string, error) {
+	if len(n.OutputNames) > 0 {
+		seen := map[string]bool{}
+		for _, o := range n.OutputNames {
+			if o == "" {
+				return nil, fmt.Errorf("serialize: node %q has an output without a name", n.Name)
+			}
+			if seen[o] {
+				return nil, fmt.Errorf("serialize: node %q names output %q twice", n.Name, o)
+			}
+			seen[o] = true
+		}
+		return n.OutputNames, nil
+	}
+	if len(n.Output) > 0 {
+		out := make([]string, len(n.Output))
+		for k, vi := range n.Output {
+			if vi < 0 || int(vi) >= len(l.r.Variables) {
+				return nil, fmt.Errorf("serialize: node %q: output %d is variable %d, outside the %d variables",
+					n.Name, k, vi, len(l.r.Variables))
+			}
+			out[k] = l.r.Variables[vi].Name
+		}
+		return out, nil
+	}
+	type idx struct {
+		second int32
+		name   string
+	}
+	var found []idx
+	for i := range l.r.Variables {
+		v := &l.r.Variables[i]
+		if v.ID != nil && v.ID.First == n.ID && v.VarType == fb.VarTypeARRAY {
+			found = append(found, idx{v.ID.Second, v.Name})
+		}
+	}
+	if len(found) == 0 {
+		return []string{n.Name}, nil
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].second < found[j].second })
+	out := make([]string, len(found))
+	for k, f := range found {
+		if f.second != int32(k) {
+			return nil, fmt.Errorf("serialize: node %q: its outputs are numbered %d.., not from 0 without gaps", n.Name, found[0].second)
+		}
+		out[k] = f.name
+	}
+	return out, nil
+}
+
+func (l *loader) extra(v *rawVariable) *varExtra {
+	e := &varExtra{device: v.Device, varType: v.VarType, controlDeps: v.ControlDeps,
+		controlDepForOp: v.ControlDepForOp, controlDepsForVar: v.ControlDepsForVar}
+	l.fi.vars[v.Name] = e
+	return e
+}
+
+// addVariable adds variable i, which is not an op output, or keeps it
+// aside when the graph cannot hold it.
+func (l *loader) addVariable(i int) error {
+	v := &l.r.Variables[i]
+	dt := ndarray.DType(v.DType)
+	switch v.VarType {
+	case fb.VarTypeVARIABLE, fb.VarTypeCONSTANT:
+		if v.Array == nil {
+			return fmt.Errorf("serialize: %v %q has no array", v.VarType, v.Name)
+		}
+		la, err := arrayFromRaw(v.Array, dt)
+		if err != nil {
+			return fmt.Errorf("serialize: %v %q: %w", v.VarType, v.Name, err)
+		}
+		if !la.arr.DType().Computable() {
+			l.rp.NonComputable = append(l.rp.NonComputable, v.Name)
+		}
+		if dt != la.arr.DType() {
+			l.warnf("%v %q: the variable says %v, its array %v; the array's dtype is used", v.VarType, v.Name, dt, la.arr.DType())
+		}
+		e := l.extra(v)
+		if la.emptyScalar {
+			e.emptyScalar = la.arr
+		}
+		var gv *graph.Variable
+		if v.VarType == fb.VarTypeVARIABLE {
+			gv = l.g.Var(v.Name, la.arr)
+		} else {
+			gv = l.g.Const(v.Name, la.arr)
+		}
+		if err := gv.Err(); err != nil {
+			return fmt.Errorf("serialize: %v %q: %w", v.VarType, v.Name, err)
+		}
+		return nil
+	case fb.VarTypePLACEHOLDER:
+		return l.addPlaceholder(v)
+	}
+	l.fi.orphans = append(l.fi.orphans, *v)
+	what := "an op output that no node produces"
+	if v.VarType == fb.VarTypeSEQUENCE {
+		what = "a sequence that no node produces"
+	} else if v.VarType != fb.VarTypeARRAY {
+		what = fmt.Sprintf("of unknown kind %d", v.VarType)
+	}
+	l.warnf("variable %q is %s; kept as read, not in the graph", v.Name, what)
+	return nil
+}
+
+func (l *loader) addPlaceholder(v *rawVariable) error {
+	dt := ndarray.DType(v.DType)
+	e := l.extra(v)
+	var val *ndarray.Array
+	if v.Array != nil {
+		la, err := arrayFromRaw(v.Array, dt)
+		if err != nil {
+			return fmt.Errorf("serialize: placeholder %q: %w", v.Name, err)
+		}
+		val = la.arr
+		if la.emptyScalar {
+			e.emptyScalar = la.arr
+		}
+		if l.rp.PlaceholderValues == nil {
+			l.rp.PlaceholderValues = map[string]*ndarray.Array{}
+		}
+		l.rp.PlaceholderValues[v.Name] = val
+		if !dt.Known() {
+			dt = val.DType()
+		}
+	}
+	if !dt.Known() {
+		return fmt.Errorf("serialize: placeholder %q has unknown dtype %d", v.Name, v.DType)
+	}
+	if !dt.Computable() {
+		l.rp.NonComputable = append(l.rp.NonComputable, v.Name)
+	}
+	var shape []int
+	switch {
+	case v.Shape != nil:
+		if len(v.Shape) > ndarray.MaxRank {
+			return fmt.Errorf("serialize: placeholder %q has rank %d, above %d", v.Name, len(v.Shape), ndarray.MaxRank)
+		}
+		shape = make([]int, len(v.Shape))
+		for i, d := range v.Shape {
+			if d < -1 || d > maxElements {
+				return fmt.Errorf("serialize: placeholder %q: size %d on axis %d", v.Name, d, i)
+			}
+			shape[i] = int(d)
+		}
+	case val != nil:
+		e.shapeAbsent = true
+		shape = make([]int, val.Rank())
+		for i := range shape {
+			shape[i] = -1
+		}
+		l.warnf("placeholder %q has no shape in the file; given the rank of its stored value (%d), every size unknown", v.Name, val.Rank())
+	default:
+		e.shapeAbsent = true
+		l.warnf("placeholder %q has no shape in the file; sdgo's graphs cannot leave the rank unknown, so it is a scalar", v.Name)
+	}
+	if gv := l.g.Placeholder(v.Name, dt, shape...); gv.Err() != nil {
+		return fmt.Errorf("serialize: placeholder %q: %w", v.Name, gv.Err())
+	}
+	return nil
+}
+
+// addAll adds the variables and nodes in an order that respects the data
+// dependencies, as close to the file's variable order as they allow: each
+// step adds, among the variables (not op outputs) and the nodes whose
+// inputs are all in the graph, the one listed first in the file (a node
+// counts from its first output). A file sdgo wrote is thus rebuilt in its
+// original order. A loop's merge does not wait for its back edge from
+// next_iteration (which waits for the merge): it is added with its other
+// inputs and gets the back edge once its producer is in (wireBackEdges).
+// Any other cycle is an error that names it.
+func (l *loader) addAll() error {
+	nodes := l.r.Nodes
+	nv := len(l.r.Variables)
+	l.added = make([]*graph.Op, len(nodes))
+	pending := make([]int, len(nodes))
+	users := make([][]int, len(nodes))
+	key := make([]int, len(nodes)) // a node's place: its first output's variable index
+	varUsers := map[int][]int{}
+	for i := range nodes {
+		key[i] = nv + i
+		for _, o := range l.outNames[i] {
+			if vi, ok := l.varIdx[o]; ok && vi < key[i] {
+				key[i] = vi
+			}
+		}
+		seen := map[int]bool{}
+		for _, in := range l.inputs[i] {
+			if p, ok := l.producer[in]; ok {
+				if isMerge(&nodes[i]) && isNextIteration(&nodes[p]) {
+					// A loop's back edge: the merge goes in when its
+					// entering value is there, at its place in the file.
+					continue
+				}
+				if !seen[nv+p] {
+					seen[nv+p] = true
+					pending[i]++
+					users[p] = append(users[p], i)
+				}
+			} else if vi, ok := l.varIdx[in]; ok && !seen[vi] {
+				seen[vi] = true
+				pending[i]++
+				varUsers[vi] = append(varUsers[vi], i)
+			}
+		}
+	}
+	// Heap items: variable i as i, node i as nv+i.
+	h := &readyHeap{}
+	for i := range l.r.Variables {
+		if _, ok := l.producer[l.r.Variables[i].Name]; !ok {
+			h.push(i, i)
+		}
+	}
+	for i := range nodes {
+		if pending[i] == 0 {
+			h.push(key[i], nv+i)
+		}
+	}
+	done := 0
+	for done < len(nodes) || h.len() > 0 {
+		if h.len() == 0 {
+			for i := range nodes {
+				if l.added[i] == nil && l.loopMerge(i) {
+					h.push(key[i], nv+i)
+				}
+			}
+			if h.len() == 0 {
+				return l.cycleError()
+			}
+		}
+		item := h.pop()
+		if item < nv {
+			if err := l.addVariable(item); err != nil {
+				return err
+			}
+			for _, u := range varUsers[item] {
+				pending[u]--
+				if pending[u] == 0 && l.added[u] == nil {
+					h.push(key[u], nv+u)
+				}
+			}
+			continue
+		}
+		i := item - nv
+		if l.added[i] != nil {
+			continue
+		}
+		if err := l.addNode(i); err != nil {
+			return err
+		}
+		done++
+		for _, u := range users[i] {
+			pending[u]--
+			if pending[u] == 0 && l.added[u] == nil {
+				h.push(key[u], nv+u)
+			}
+		}
+	}
+	return nil
+}
+
+// readyHeap is a min-heap of (place, item), ordered by place then item.
+type readyHeap struct{ a [][2]int }
+
+func (h *readyHeap) len() int { return len(h.a) }
+
+func (h *readyHeap) less(i, j int) bool {
+	return h.a[i][0] < h.a[j][0] || h.a[i][0] == h.a[j][0] && h.a[i][1] < h.a[j][1]
+}
+
+func (h *readyHeap) push(place, item int) {
+	h.a = append(h.a, [2]int{place, item})
+	for i := len(h.a) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h.a[i], h.a[p] = h.a[p], h.a[i]
+		i = p
+	}
+}
+
+func (h *readyHeap) pop() int {
+	top := h.a[0][1]
+	last := len(h.a) - 1
+	h.a[0] = h.a[last]
+	h.a = h.a[:last]
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(h.a) {
+			break
+		}
+		if c+1 < len(h.a) && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			break
+		}
+		h.a[i], h.a[c] = h.a[c], h.a[i]
+		i = c
+	}
+	return top
+}
+
+// loopMerge reports whether node i is a merge whose inputs are all added,
+// or come from next_iteration nodes (loop back edges).
+func (l *loader) loopMerge(i int) bool {
+	n := &l.r.Nodes[i]
+	if !isMerge(n) {
+		return false
+	}
+	ready := 0
+	for _, in := range l.inputs[i] {
+		p, ok := l.producer[in]
+		switch {
+		case !ok || l.added[p] != nil:
+			ready++
+		case !isNextIteration(&l.r.Nodes[p]):
+			return false
+		}
+	}
+	return ready > 0
+}
+
+// cycleError names a cycle among the nodes not added: following a missing
+// producer from any of them must come back to one.
+func (l *loader) cycleError() error {
+	start := -1
+	for i := range l.added {
+		if l.added[i] == nil {
+			start = i
+			break
+		}
+	}
+	pos := map[int]int{}
+	var path []int
+	cur := start
+	for {
+		if at, ok := pos[cur]; ok {
+			path = path[at:]
+			break
+		}
+		pos[cur] = len(path)
+		path = append(path, cur)
+		next := -1
+		for _, in := range l.inputs[cur] {
+			if p, ok := l.producer[in]; ok && l.added[p] == nil {
+				next = p
+				break
+			}
+		}
+		if next < 0 { // cannot happen: a node not added waits for one
+			return fmt.Errorf("serialize: node %q cannot be ordered", l.r.Nodes[cur].Name)
+		}
+		cur = next
+	}
+	msg := ""
+	for k := len(path) - 1; k >= 0; k-- {
+		msg += fmt.Sprintf("%q -> ", l.r.Nodes[path[k]].Name)
+	}
+	msg += fmt.Sprintf("%q", l.r.Nodes[path[len(path)-1]].Name)
+	return fmt.Errorf("serialize: the nodes form a cycle (outside a control-flow loop): %s", msg)
+}
+
+// addNode adds node i as a registered op when sdgo has it and can take its
+// inputs, else as an opaque op.
+func (l *loader) addNode(i int) error {
+	n := &l.r.Nodes[i]
+	fn := &FileNode{raw: *n}
+	var gin []*graph.Variable
+	for _, name := range l.inputs[i] {
+		p, isOut := l.producer[name]
+		if isOut && l.added[p] == nil {
+			fn.inputs = append(fn.inputs, fileInput{graphIndex: -1, name: name})
+			continue
+		}
+		v, ok := l.g.Variable(name)
+		if !ok {
+			// A variable kept out of the graph (see addVariables) cannot
+			// feed a node: indexNodes refused those.
+			return fmt.Errorf("serialize: node %q: input %q is not in the graph", n.Name, name)
+		}
+		fn.inputs = append(fn.inputs, fileInput{graphIndex: len(gin), name: name})
+		gin = append(gin, v)
+	}
+	outs := l.outNames[i]
+	for _, o := range outs {
+		if _, taken := l.g.Variable(o); taken {
+			return fmt.Errorf("serialize: node %q: its output %q clashes with another variable", n.Name, o)
+		}
+	}
+	if _, taken := l.g.OpByName(n.Name); taken {
+		return fmt.Errorf("serialize: two nodes are named %q", n.Name)
+	}
+	def, note := l.m.match(n)
+	if note != "" {
+		l.warnf("node %q: %s", n.Name, note)
+	}
+	if len(gin) < len(fn.inputs) {
+		if def == nil || def.Name != "merge" {
+			l.warnf("node %q (%s): loop back edge from %s kept in the file node, not wired in the graph", n.Name, n.OpName, backEdges(fn))
+			def = nil
+			fn.reason = "control flow"
+		} else {
+			// A loop's merge: its back edges are wired once their
+			// producers are in the graph (see wireBackEdges).
+			l.backEdges = append(l.backEdges, i)
+		}
+	}
+	if def != nil {
+		args := argsFromNode(n, def)
+		if why := predict(def, gin, &args, len(outs)); why != "" {
+			l.warnf("node %q: op %q cannot take it (%s); kept as an opaque op", n.Name, def.Name, why)
+			fn.reason = why
+			l.unwire(i)
+		} else {
+			op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: args, Inputs: gin,
+				OutputNames: outs, Opaque: fn})
+			if err == nil {
+				return l.registerOp(i, op, n)
+			}
+			l.warnf("node %q: %v; kept as an opaque op", n.Name, err)
+			fn.reason = err.Error()
+			l.unwire(i)
+		}
+	}
+	switch {
+	case isControlFlow(n):
+		fn.reason = "control flow"
+		l.rp.Unimplemented = append(l.rp.Unimplemented, n.OpName)
+	case fn.reason == "":
+		fn.reason = "not implemented"
+		l.rp.Unimplemented = append(l.rp.Unimplemented, n.OpName)
+	}
+	opName := n.OpName
+	if opName == "" {
+		opName = fmt.Sprintf("%s:%d", fb.OpType(n.OpType), n.OpNum)
+	}
+	infos := make([]ops.Info, len(outs))
+	for k, o := range outs {
+		dt := ndarray.Invalid
+		if k < len(n.OutputTypes) {
+			dt = ndarray.DType(n.OutputTypes[k])
+		}
+		if vi, ok := l.varIdx[o]; ok && !dt.Known() {
+			dt = ndarray.DType(l.r.Variables[vi].DType)
+		}
+		infos[k] = ops.Info{DType: dt, UnknownRank: true}
+	}
+	op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: opName, Inputs: gin, OutputNames: outs,
+		Opaque: fn, OutputInfos: infos, ForceOpaque: true})
+	if err != nil {
+		return fmt.Errorf("serialize: node %q: %w", n.Name, err)
+	}
+	l.rp.Opaque = append(l.rp.Opaque, n.Name)
+	return l.registerOp(i, op, n)
+}
+
+// unwire forgets node i as a loop merge waiting for its back edges: it is
+// kept opaque after all.
+func (l *loader) unwire(i int) {
+	if k := len(l.backEdges); k > 0 && l.backEdges[k-1] == i {
+		l.backEdges = l.backEdges[:k-1]
+	}
+}
+
+// wireBackEdges gives every loop merge the inputs that come back from its
+// loop's next_iteration nodes, once all nodes are in the graph.
+func (l *loader) wireBackEdges() error {
+	for _, i := range l.backEdges {
+		op := l.added[i]
+		fn, _ := op.Opaque().(*FileNode)
+		if fn == nil {
+			continue
+		}
+		for k, in := range fn.inputs {
+			if in.graphIndex >= 0 {
+				continue
+			}
+			v, ok := l.g.Variable(in.name)
+			if !ok {
+				return fmt.Errorf("serialize: node %q: back edge %q is not in the graph", op.Name(), in.name)
+			}
+			if err := l.g.AddBackEdge(op, v); err != nil {
+				return fmt.Errorf("serialize: node %q: %w", op.Name(), err)
+			}
+			fn.inputs[k].graphIndex = len(op.Inputs()) - 1
+		}
+	}
+	return nil
+}
+
+func backEdges(fn *FileNode) string {
+	s := ""
+	for _, in := range fn.inputs {
+		if in.graphIndex < 0 {
+			if s != "" {
+				s += ", "
+			}
+			s += fmt.Sprintf("%q", in.name)
+		}
+	}
+	return s
+}
+
+// registerOp records an added op and its outputs' extras.
+func (l *loader) registerOp(i int, op *graph.Op, n *rawNode) error {
+	l.added[i] = op
+	if len(op.Outputs()) != len(l.outNames[i]) {
+		return fmt.Errorf("serialize: node %q: %d outputs in the graph, %d in the file", n.Name, len(op.Outputs()), len(l.outNames[i]))
+	}
+	for k, out := range op.Outputs() {
+		vi, ok := l.varIdx[l.outNames[i][k]]
+		if !ok {
+			continue
+		}
+		v := &l.r.Variables[vi]
+		l.extra(v)
+		if fdt := ndarray.DType(v.DType); fdt.Known() && out.DType().Known() && fdt != out.DType() {
+			l.warnf("variable %q: the file says %v, op %q gives %v", v.Name, fdt, op.OpName(), out.DType())
+		}
+	}
+	return nil
+}
+
+// predict checks, before adding it, that the graph will accept a registered
+// op with these inputs and that it gives the file's number of outputs; it
+// returns why not, or "". (graph.AddOp cannot add a registered op as an
+// opaque one after it failed.)
+func predict(def *ops.Def, in []*graph.Variable, a *ops.Args, nOut int) (why string) {
+	if len(in) < def.MinIn || (def.MaxIn >= 0 && len(in) > def.MaxIn) {
+		return fmt.Sprintf("%d inputs, it takes %d to %d", len(in), def.MinIn, def.MaxIn)
+	}
+	infos := make([]ops.Info, len(in))
+	for k, v := range in {
+		infos[k] = v.Info()
+		if !infos[k].DType.Computable() && def.Name != "identity" {
+			return fmt.Sprintf("input %q is %v", v.Name(), infos[k].DType)
+		}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			why = fmt.Sprintf("shape inference failed: %v", p)
+		}
+	}()
+	outs, err := def.Infer(infos, a)
+	if err != nil {
+		return err.Error()
+	}
+	if len(outs) != nOut {
+		return fmt.Sprintf("it gives %d outputs, the file lists %d", len(outs), nOut)
+	}
+	return ""
+}
+
+// finish sets the losses, training configuration and updater state.
+func (l *loader) finish() error {
+	r := l.r
+	if len(r.LossVariables) > 0 {
+		if err := l.g.SetLoss(r.LossVariables...); err != nil {
+			l.fi.losses = r.LossVariables
+			l.warnf("loss variables %q kept as read: %v", r.LossVariables, err)
+		}
+	}
+	for _, p := range r.Placeholders {
+		if v, ok := l.g.Variable(p); !ok || v.Type() != graph.PLACEHOLDER {
+			l.warnf("the file lists %q as a placeholder, but it is not one", p)
+		}
+	}
+	if r.TrainingConfig != "" {
+		l.g.SetMeta(graph.MetaTrainingConfig, r.TrainingConfig)
+	}
+	if len(r.UpdaterState) > 0 {
+		st := map[string]map[string]*ndarray.Array{}
+		for i := range r.UpdaterState {
+			u := &r.UpdaterState[i]
+			if len(u.Keys) != len(u.Values) {
+				return fmt.Errorf("serialize: updater state of %q: %d keys, %d arrays", u.ParamName, len(u.Keys), len(u.Values))
+			}
+			m := st[u.ParamName]
+			if m == nil {
+				m = map[string]*ndarray.Array{}
+				st[u.ParamName] = m
+			}
+			for k, key := range u.Keys {
+				la, err := arrayFromRaw(&u.Values[k], ndarray.Invalid)
+				if err != nil {
+					return fmt.Errorf("serialize: updater state %q of %q: %w", key, u.ParamName, err)
+				}
+				m[key] = la.arr
+			}
+		}
+		l.g.SetMeta(graph.MetaUpdaterState, st)
+	}
+	return nil
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package serialize
+
+const raceEnabled = false

@@ -1,0 +1,228 @@
+package serialize
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+	"github.com/sdgo/sdgo/serialize/fb"
+)
+
+// Matching a file's node to the op registry.
+//
+// SameDiff writes the Java op name in FlatNode.opName and, for custom ops,
+// libnd4j's hash of the libnd4j op name in opNum; legacy ops carry their
+// number in libnd4j's legacy table of their opType instead. The two names
+// are not always the same (the TensorArray ops are written with Java names
+// and the hashes of libnd4j's list ops), so nodes are matched on (hash,
+// name) with the alias table below: a node matches an op when its opName
+// names it, or (for nodes without a usable name) when its opNum is the hash
+// of one of the op's names. Legacy ops are matched by name, falling back to
+// (opType, opNum); legacy numbers changed over the years, so a number that
+// disagrees with the registry's is reported, not fatal. Control-flow nodes
+// (opType LOGIC, or the TF v1 control-flow op names) always load as opaque
+// nodes: their loops form cycles that sdgo's graphs do not model yet.
+
+// libnd4jNames maps SameDiff op names to the libnd4j op whose hash files
+// store beside them, where the two differ.
+var libnd4jNames = map[string]string{
+	"tensorarrayv3":        "create_list",
+	"tensorarraywritev3":   "write_list",
+	"tensorarrayreadv3":    "read_list",
+	"tensorarraysizev3":    "size_list",
+	"tensorarraygatherv3":  "gather_list",
+	"tensorarraysplitv3":   "split_list",
+	"tensorarrayscatterv3": "scatter_list",
+	"tensorarrayconcatv3":  "stack_list",
+	"tensorarrayclosev3":   "delete_list",
+}
+
+// nameAliases maps names files use to the registry's name for the same op.
+var nameAliases = map[string]string{
+	"mMul": "matmul",
+	"Cast": "cast",
+	// TensorFlow's names for the control-flow primitives.
+	"Enter": "enter", "Exit": "exit", "Switch": "switch", "Merge": "merge",
+	"LoopCond": "loop_cond", "NextIteration": "next_iteration",
+}
+
+// controlFlowNames are the TF v1 control-flow ops SameDiff writes as LOGIC
+// nodes (and libnd4j's logic ops).
+var controlFlowNames = map[string]bool{
+	"enter": true, "exit": true, "switch": true, "merge": true, "loop_cond": true, "next_iteration": true,
+	"while": true, "scope": true, "conditional": true, "return": true,
+	"Enter": true, "Exit": true, "Switch": true, "Merge": true, "LoopCond": true, "NextIteration": true,
+}
+
+// LOGIC op numbers (libnd4j's logic-op enumeration).
+const (
+	logicSwitch        = 30
+	logicMerge         = 60
+	logicNextIteration = 80
+)
+
+func isControlFlow(n *rawNode) bool {
+	return n.OpType == fb.OpTypeLOGIC || controlFlowNames[n.OpName]
+}
+
+func isMerge(n *rawNode) bool {
+	return n.OpName == "merge" || n.OpName == "Merge" || n.OpType == fb.OpTypeLOGIC && n.OpNum == logicMerge
+}
+
+func isNextIteration(n *rawNode) bool {
+	return n.OpName == "next_iteration" || n.OpName == "NextIteration" ||
+		n.OpType == fb.OpTypeLOGIC && n.OpNum == logicNextIteration
+}
+
+// legacyIndex finds legacy ops by (opType, opNum).
+func legacyIndex() map[[2]int64]*ops.Def {
+	m := map[[2]int64]*ops.Def{}
+	for _, d := range ops.All() {
+		if d.Type != ops.Custom {
+			m[[2]int64{int64(d.Type), d.Num}] = d
+		}
+	}
+	return m
+}
+
+// opMatcher matches nodes to registered ops.
+type opMatcher struct {
+	legacy map[[2]int64]*ops.Def // built on first use
+}
+
+// match returns the registered op for a node (nil when sdgo lacks it or the
+// node must stay opaque), and a note when the match is not clean.
+func (m *opMatcher) match(n *rawNode) (def *ops.Def, note string) {
+	name := n.OpName
+	if a, ok := nameAliases[name]; ok {
+		name = a
+	}
+	byName, _ := ops.Lookup(name)
+	if n.OpType == fb.OpTypeCUSTOM {
+		byHash, _ := ops.LookupHash(n.OpNum)
+		if byName != nil {
+			if !hashAgrees(byName, n) {
+				note = fmt.Sprintf("opNum %d is not the hash of %q; matched by name", n.OpNum, n.OpName)
+			}
+			return byName, note
+		}
+		if byHash != nil {
+			if n.OpName != "" {
+				note = fmt.Sprintf("op name %q is unknown; matched op %q by its hash %d", n.OpName, byHash.Name, n.OpNum)
+			}
+			return byHash, note
+		}
+		return nil, ""
+	}
+	if byName == nil && n.OpName == "" {
+		if m.legacy == nil {
+			m.legacy = legacyIndex()
+		}
+		byName = m.legacy[[2]int64{int64(n.OpType), n.OpNum}]
+	}
+	if byName != nil && (int64(byName.Type) != int64(n.OpType) || byName.Num != n.OpNum) {
+		note = fmt.Sprintf("legacy op %s %d differs from sdgo's %q (%s %d); matched by name",
+			fb.OpType(n.OpType), n.OpNum, byName.Name, fb.OpType(byName.Type), byName.Num)
+	}
+	return byName, note
+}
+
+// hashAgrees reports whether a custom node's opNum is the hash of one of
+// the op's names (or of the libnd4j name its opName stands for).
+func hashAgrees(d *ops.Def, n *rawNode) bool {
+	if d.Num == n.OpNum || ops.Hash(n.OpName) == n.OpNum {
+		return true
+	}
+	if lib, ok := libnd4jNames[n.OpName]; ok && ops.Hash(lib) == n.OpNum {
+		return true
+	}
+	for _, a := range d.Aliases {
+		if ops.Hash(a) == n.OpNum {
+			return true
+		}
+	}
+	return false
+}
+
+// argsFromNode maps a node's positional argument fields onto ops.Args. For
+// legacy scalar ops whose value sits in FlatNode.scalar rather than in
+// extraParams, the value becomes float arg 0.
+func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
+	a := ops.Args{
+		F: n.ExtraParams, I: n.ExtraInteger, B: n.ExtraBools, S: n.ExtraStrings,
+	}
+	if n.ExtraTypes != nil {
+		a.D = make([]ndarray.DType, len(n.ExtraTypes))
+		for i, t := range n.ExtraTypes {
+			a.D[i] = ndarray.DType(t)
+		}
+	}
+	if n.Dimensions != nil {
+		a.Dims = make([]int, len(n.Dimensions))
+		for i, x := range n.Dimensions {
+			a.Dims[i] = int(x)
+		}
+	}
+	if d != nil && d.Name == "enter" {
+		// SameDiff keeps enter's frame and invariance in properties.
+		frame, constant := "", false
+		for _, p := range n.Properties {
+			switch {
+			case p.Name == "frameName" && len(p.S) > 0:
+				frame = p.S[0]
+			case p.Name == "isConstant" && len(p.B) > 0:
+				constant = p.B[0]
+			}
+		}
+		if len(a.S) == 0 {
+			a.S = []string{frame}
+		}
+		if len(a.B) == 0 {
+			a.B = []bool{constant}
+		}
+	}
+	if d != nil && d.Type == ops.Scalar && len(a.F) == 0 && n.Scalar != nil {
+		if v, err := rawNumbers(n.Scalar); err == nil && len(v) == 1 {
+			a.F = v
+		}
+	}
+	return a
+}
+
+// argsEqual compares arguments, treating nil and empty alike.
+func argsEqual(a, b *ops.Args) bool {
+	return eqSlice(a.F, b.F, func(x, y float64) bool { return x == y || x != x && y != y }) &&
+		eqSlice(a.I, b.I, func(x, y int64) bool { return x == y }) &&
+		eqSlice(a.B, b.B, func(x, y bool) bool { return x == y }) &&
+		eqSlice(a.D, b.D, func(x, y ndarray.DType) bool { return x == y }) &&
+		eqSlice(a.S, b.S, func(x, y string) bool { return x == y }) &&
+		eqSlice(a.Dims, b.Dims, func(x, y int) bool { return x == y })
+}
+
+func eqSlice[T any](a, b []T, eq func(T, T) bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !eq(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedUnique returns the distinct strings of s, sorted.
+func sortedUnique(s []string) []string {
+	m := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if !m[x] {
+			m[x] = true
+			out = append(out, x)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+

@@ -1,0 +1,132 @@
+package serialize
+
+import (
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize/fb"
+)
+
+// Report tells what loading a file found that the graph alone does not show.
+type Report struct {
+	// Unimplemented lists, sorted, the op names of nodes kept as opaque ops
+	// because sdgo does not implement them (control-flow ops included). They
+	// load and save unchanged, and fail only when run.
+	Unimplemented []string
+	// Opaque lists the names of every node kept as an opaque op, for
+	// whatever reason (Unimplemented, control flow, or a registered op whose
+	// inputs it cannot take; Warnings says why).
+	Opaque []string
+	// NonComputable lists the variables whose dtype sdgo can store but not
+	// compute with (half floats, small and unsigned integers, strings, ...).
+	// Their arrays are kept byte for byte (in native byte order).
+	NonComputable []string
+	// PlaceholderValues holds the arrays the file stored for placeholders.
+	// Save writes them back unless SaveOptions gives others.
+	PlaceholderValues map[string]*ndarray.Array
+	// Warnings describes everything else worth knowing: op numbers that
+	// disagree with sdgo's, variables the graph cannot hold (kept and
+	// written back as read), loop edges, shapes the file leaves out.
+	Warnings []string
+}
+
+// ReportOf returns the report of the load that produced g, or nil when g
+// was not loaded from a file.
+func ReportOf(g *graph.Graph) *Report {
+	if fi := fileInfoOf(g); fi != nil {
+		return fi.report
+	}
+	return nil
+}
+
+// FileNode is what a loaded op node carries (graph.Op.Opaque): the node as
+// the file stored it, so that properties, control dependencies and fields
+// sdgo does not model are written back unchanged, and, for nodes kept
+// opaque, everything needed to save them.
+type FileNode struct {
+	raw    rawNode
+	inputs []fileInput
+	reason string
+}
+
+// fileInput is one input of a file node: an input of the graph op (index
+// into Op.Inputs()), or, for a loop's back edge the graph does not wire, the
+// name of the variable.
+type fileInput struct {
+	graphIndex int // -1 for a back edge
+	name       string
+}
+
+// OpName returns the op name the file stored.
+func (n *FileNode) OpName() string { return n.raw.OpName }
+
+// OpType returns the file's opType (SameDiff's OpType numbering: 21 for
+// custom ops, 119 for control flow, the legacy categories below 21).
+func (n *FileNode) OpType() int { return int(n.raw.OpType) }
+
+// OpTypeName returns the opType's name, e.g. "CUSTOM".
+func (n *FileNode) OpTypeName() string { return fb.OpType(n.raw.OpType).String() }
+
+// OpNum returns the file's opNum: the name hash for custom ops, the legacy
+// op number otherwise.
+func (n *FileNode) OpNum() int64 { return n.raw.OpNum }
+
+// Inputs returns the names of all the node's inputs as the file gave them,
+// including loop back edges that the graph op does not have as inputs.
+func (n *FileNode) Inputs() []string {
+	out := make([]string, len(n.inputs))
+	for i, in := range n.inputs {
+		out[i] = in.name
+	}
+	return out
+}
+
+// Properties returns the names of the node's properties.
+func (n *FileNode) Properties() []string {
+	out := make([]string, len(n.raw.Properties))
+	for i := range n.raw.Properties {
+		out[i] = n.raw.Properties[i].Name
+	}
+	return out
+}
+
+// Opaque reports why the node is an opaque op ("" for a node that runs as
+// a registered op).
+func (n *FileNode) Opaque() string { return n.reason }
+
+// metaKey is the graph meta key under which a loaded graph keeps what the
+// file said that the graph does not model.
+const metaKey = "serialize.file"
+
+// fileInfo is kept in the graph's meta by Load and used by Save.
+type fileInfo struct {
+	id     int64
+	config *rawConfig
+	vars   map[string]*varExtra
+	// orphans are variables the graph cannot hold (op outputs no node
+	// produces, sequences, unknown kinds), written back as read.
+	orphans []rawVariable
+	// losses: the file's loss variables, when the graph refused them.
+	losses []string
+	report *Report
+}
+
+// varExtra is what the file said about a variable beyond its name, kind,
+// dtype, shape and value.
+type varExtra struct {
+	device            int32
+	varType           fb.VarType
+	controlDeps       []string
+	controlDepForOp   []string
+	controlDepsForVar []string
+	shapeAbsent       bool           // a placeholder stored without shape
+	emptyScalar       *ndarray.Array // the value loaded from an empty rank-0 array
+}
+
+func fileInfoOf(g *graph.Graph) *fileInfo {
+	if g == nil {
+		return nil
+	}
+	v, _ := g.GetMeta(metaKey)
+	fi, _ := v.(*fileInfo)
+	return fi
+}

@@ -1,0 +1,503 @@
+package serialize
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+	"github.com/sdgo/sdgo/serialize/fb"
+)
+
+// SaveOptions adjust how a graph is written. The zero value (or nil) writes
+// little-endian arrays, no placeholder values beyond those the graph was
+// loaded with, and no updater state.
+type SaveOptions struct {
+	// BigEndian writes every array big-endian, as SameDiff's Java writer
+	// does (for files meant for older readers). Little-endian arrays can be
+	// used in place when the file is read back on a little-endian machine.
+	BigEndian bool
+	// PlaceholderValues are stored with the placeholders they name.
+	PlaceholderValues map[string]*ndarray.Array
+	// UpdaterState writes the updater's state (graph.MetaUpdaterState) so
+	// that training can resume where it stopped.
+	UpdaterState bool
+	// LongScalarShapeInfo writes rank-0 arrays' shape-info with 6 longs
+	// (the length ND4J's Java reader sizes for rank 0) instead of libnd4j's 4.
+	LongScalarShapeInfo bool
+}
+
+// Save writes g to the file at path. It writes a temporary file in the same
+// directory and renames it over path once complete, so a failed save leaves
+// any previous file untouched.
+func Save(path string, g *graph.Graph, opts *SaveOptions) (err error) {
+	buf, err := Encode(g, opts)
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return fmt.Errorf("serialize: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	var w io.Writer = tmp
+	if testHookWriter != nil {
+		w = testHookWriter(w)
+	}
+	if _, err = w.Write(buf); err != nil {
+		return fmt.Errorf("serialize: writing %s: %w", path, err)
+	}
+	mode := os.FileMode(0o644)
+	if st, e := os.Stat(path); e == nil && st.Mode().IsRegular() {
+		mode = st.Mode().Perm()
+	}
+	if err = tmp.Chmod(mode); err != nil {
+		return fmt.Errorf("serialize: %w", err)
+	}
+	if err = tmp.Sync(); err != nil {
+		return fmt.Errorf("serialize: writing %s: %w", path, err)
+	}
+	if err = tmp.Close(); err != nil {
+		return fmt.Errorf("serialize: writing %s: %w", path, err)
+	}
+	if err = os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("serialize: %w", err)
+	}
+	return nil
+}
+
+// testHookWriter, when set by a test, wraps the temporary file's writer.
+var testHookWriter func(io.Writer) io.Writer
+
+// Write writes g to w as a graph file.
+func Write(w io.Writer, g *graph.Graph, opts *SaveOptions) error {
+	buf, err := Encode(g, opts)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(w, bytes.NewReader(buf)); err != nil {
+		return fmt.Errorf("serialize: writing graph: %w", err)
+	}
+	return nil
+}
+
+// Encode returns g as the bytes of a graph file.
+//
+// Variables are numbered as SameDiff numbers them: counting from 1 in the
+// graph's variable order, an op's outputs share the op's number (with the
+// output index as the second half of the id), ops without outputs get
+// numbers after every variable. FlatNode.output lists the positions of the
+// node's outputs in the variable list, inputs are (node id, output index)
+// pairs. Ops loaded from a file are written back from their FileNode with
+// only what the graph decides (ids, inputs, outputs, names, dtypes, and
+// arguments if they differ) replaced.
+func Encode(g *graph.Graph, opts *SaveOptions) ([]byte, error) {
+	if g == nil {
+		return nil, errors.New("serialize: nil graph")
+	}
+	if err := g.Err(); err != nil {
+		return nil, fmt.Errorf("serialize: the graph has a build error: %w", err)
+	}
+	if opts == nil {
+		opts = &SaveOptions{}
+	}
+	r, err := toRaw(g, opts)
+	if err != nil {
+		return nil, err
+	}
+	buf, err := encode(r)
+	if err != nil {
+		return nil, fmt.Errorf("serialize: %w", err)
+	}
+	return buf, nil
+}
+
+// saver holds the state of one save.
+type saver struct {
+	g      *graph.Graph
+	opts   *SaveOptions
+	fi     *fileInfo
+	bo     fb.ByteOrder
+	varPos map[*graph.Variable]int32 // position in the variable list
+	varID  map[*graph.Variable]rawIntPair
+	opID   map[*graph.Op]int32
+}
+
+func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
+	s := &saver{g: g, opts: opts, fi: fileInfoOf(g), bo: fb.ByteOrderLE,
+		varPos: map[*graph.Variable]int32{}, varID: map[*graph.Variable]rawIntPair{}, opID: map[*graph.Op]int32{}}
+	if opts.BigEndian {
+		s.bo = fb.ByteOrderBE
+	}
+	vars := g.Variables()
+	gops := g.Ops()
+	for name := range opts.PlaceholderValues {
+		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
+			return nil, fmt.Errorf("serialize: SaveOptions.PlaceholderValues names %q, which is not a placeholder", name)
+		}
+	}
+
+	// SameDiff's numbering.
+	counter := int32(0)
+	for i, v := range vars {
+		s.varPos[v] = int32(i)
+		if op := v.Op(); op != nil {
+			id, ok := s.opID[op]
+			if !ok {
+				counter++
+				id = counter
+				s.opID[op] = id
+			}
+			s.varID[v] = rawIntPair{id, int32(v.OutputIndex())}
+		} else {
+			counter++
+			s.varID[v] = rawIntPair{counter, 0}
+		}
+	}
+	for _, op := range gops {
+		if _, ok := s.opID[op]; !ok {
+			counter++
+			s.opID[op] = counter
+		}
+	}
+
+	r := &rawGraph{Outputs: []rawIntPair{}}
+	r.Config = &rawConfig{ID: -1, ExecutionMode: fb.ExecutionModeSEQUENTIAL, ProfilingMode: fb.ProfilingModeNONE,
+		OutputMode: fb.OutputModeVARIABLE_SPACE, Timestats: true, Direction: fb.DirectionFORWARD_ONLY}
+	if s.fi != nil {
+		r.ID = s.fi.id
+		if s.fi.config != nil {
+			r.Config = s.fi.config
+		}
+	}
+	r.Variables = make([]rawVariable, 0, len(vars))
+	for _, v := range vars {
+		rv, err := s.variable(v)
+		if err != nil {
+			return nil, err
+		}
+		r.Variables = append(r.Variables, rv)
+		if v.Type() == graph.PLACEHOLDER {
+			r.Placeholders = append(r.Placeholders, v.Name())
+		}
+	}
+	if s.fi != nil {
+		for _, o := range s.fi.orphans {
+			if _, clash := g.Variable(o.Name); clash {
+				continue // the graph has its own variable of that name now
+			}
+			counter++
+			o.ID = &rawIntPair{counter, 0}
+			if o.Array != nil {
+				a := reorderRaw(*o.Array, s.bo)
+				o.Array = &a
+			}
+			r.Variables = append(r.Variables, o)
+		}
+	}
+	if r.Placeholders == nil {
+		r.Placeholders = []string{}
+	}
+	r.Nodes = make([]rawNode, 0, len(gops))
+	for _, op := range gops {
+		n, err := s.node(op)
+		if err != nil {
+			return nil, err
+		}
+		r.Nodes = append(r.Nodes, n)
+	}
+	r.LossVariables = g.Losses()
+	if len(r.LossVariables) == 0 && s.fi != nil {
+		r.LossVariables = s.fi.losses
+	}
+	if r.LossVariables == nil {
+		r.LossVariables = []string{}
+	}
+	if tc, ok := g.GetMeta(graph.MetaTrainingConfig); ok {
+		str, ok := tc.(string)
+		if !ok {
+			return nil, fmt.Errorf("serialize: graph meta %q is a %T, not a JSON string", graph.MetaTrainingConfig, tc)
+		}
+		r.TrainingConfig = str
+	}
+	if opts.UpdaterState {
+		if err := s.updaterState(r); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func (s *saver) variable(v *graph.Variable) (rawVariable, error) {
+	id := s.varID[v]
+	rv := rawVariable{ID: &id, Name: v.Name(), DType: fb.DType(v.DType()), Device: -1, VarType: fb.VarType(v.Type())}
+	var e *varExtra
+	if s.fi != nil {
+		e = s.fi.vars[v.Name()]
+	}
+	if e != nil {
+		rv.Device = e.device
+		rv.ControlDeps, rv.ControlDepForOp, rv.ControlDepsForVar = e.controlDeps, e.controlDepForOp, e.controlDepsForVar
+		if v.Type() == graph.ARRAY && e.varType != fb.VarTypeARRAY {
+			rv.VarType = e.varType // an op output the file calls a SEQUENCE
+		}
+	}
+	var val *ndarray.Array
+	switch v.Type() {
+	case graph.VARIABLE, graph.CONSTANT:
+		val = v.Value()
+		if val == nil {
+			return rv, fmt.Errorf("serialize: %v %q has no value", v.Type(), v.Name())
+		}
+	case graph.PLACEHOLDER:
+		if e == nil || !e.shapeAbsent {
+			if sh := v.Shape(); sh != nil {
+				rv.Shape = make([]int64, len(sh))
+				for i, d := range sh {
+					rv.Shape[i] = int64(d)
+				}
+			}
+		}
+		val = s.opts.PlaceholderValues[v.Name()]
+		if val != nil && !fits(v, val) {
+			return rv, fmt.Errorf("serialize: placeholder %q is %v%v, its value %v%v", v.Name(), v.DType(), v.Shape(),
+				val.DType(), val.Shape())
+		}
+		if val == nil && s.fi != nil && s.fi.report.PlaceholderValues != nil {
+			val = s.fi.report.PlaceholderValues[v.Name()] // as the file had it
+		}
+	}
+	if val != nil {
+		a, err := arrayToRaw(val, s.bo, e != nil && e.emptyScalar == val, s.opts.LongScalarShapeInfo)
+		if err != nil {
+			return rv, fmt.Errorf("serialize: %v %q: %w", v.Type(), v.Name(), err)
+		}
+		rv.Array = &a
+	}
+	return rv, nil
+}
+
+// fits reports whether a value suits a placeholder: same dtype, and the
+// shape where the placeholder's is known.
+func fits(v *graph.Variable, a *ndarray.Array) bool {
+	if a.DType() != v.DType() {
+		return false
+	}
+	want := v.Shape()
+	if want == nil {
+		return true
+	}
+	if e := fileInfoOf(v.Graph()); e != nil && e.vars[v.Name()] != nil && e.vars[v.Name()].shapeAbsent {
+		return true // the file gave no shape: the rank sdgo chose is a guess
+	}
+	if len(want) != a.Rank() {
+		return false
+	}
+	for i, d := range want {
+		if d >= 0 && d != a.Shape()[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pairOf returns the id of the variable an op input names.
+func (s *saver) pairOf(op *graph.Op, v *graph.Variable) (rawIntPair, error) {
+	p, ok := s.varID[v]
+	if !ok {
+		return p, fmt.Errorf("serialize: op %q: input %q is not in the graph", op.Name(), v.Name())
+	}
+	return p, nil
+}
+
+func (s *saver) node(op *graph.Op) (rawNode, error) {
+	def := op.Def()
+	fn, _ := op.Opaque().(*FileNode)
+	var n rawNode
+	switch {
+	case fn != nil:
+		n = fn.raw // a shallow copy: the fields replaced below get new slices
+		n.Properties = reorderProps(n.Properties, s.bo)
+		if n.Scalar != nil {
+			a := reorderRaw(*n.Scalar, s.bo)
+			n.Scalar = &a
+		}
+	case def != nil:
+		n = rawNode{OpType: fb.OpType(def.Type), OpNum: def.Num, OpName: def.Name, Device: -1,
+			Properties: []rawProperties{}}
+		if def.Name == "enter" {
+			// SameDiff reads enter's frame and invariance from properties.
+			a := op.Args()
+			n.Properties = append(n.Properties,
+				rawProperties{Name: "frameName", S: []string{ops.FrameName(a)}},
+				rawProperties{Name: "isConstant", B: []bool{a.Bool(0, false)}})
+		}
+	default:
+		return n, fmt.Errorf("serialize: op %q (%s) is an opaque op that was not loaded from a file; it cannot be saved", op.Name(), op.OpName())
+	}
+	n.ID = s.opID[op]
+	n.Name = op.Name()
+	n.Input = []int32{}
+	ins := op.Inputs()
+	if fn != nil {
+		n.InputPaired = make([]rawIntPair, len(fn.inputs))
+		for k, in := range fn.inputs {
+			var v *graph.Variable
+			if in.graphIndex >= 0 && in.graphIndex < len(ins) {
+				v = ins[in.graphIndex]
+			} else if x, ok := s.g.Variable(in.name); ok {
+				v = x
+			} else {
+				return n, fmt.Errorf("serialize: op %q: input %q (a loop back edge) is no longer in the graph", op.Name(), in.name)
+			}
+			p, err := s.pairOf(op, v)
+			if err != nil {
+				return n, err
+			}
+			n.InputPaired[k] = p
+		}
+	} else {
+		n.InputPaired = make([]rawIntPair, len(ins))
+		for k, v := range ins {
+			p, err := s.pairOf(op, v)
+			if err != nil {
+				return n, err
+			}
+			n.InputPaired[k] = p
+		}
+	}
+	outs := op.Outputs()
+	n.Output = make([]int32, len(outs))
+	n.OutputNames = make([]string, len(outs))
+	types := make([]fb.DType, len(outs))
+	for k, v := range outs {
+		n.Output[k] = s.varPos[v]
+		n.OutputNames[k] = v.Name()
+		types[k] = fb.DType(v.DType())
+		if fn != nil && !v.DType().Known() && k < len(fn.raw.OutputTypes) {
+			types[k] = fn.raw.OutputTypes[k]
+		}
+	}
+	n.OutputTypes = types
+	if def != nil {
+		a := op.Args()
+		if fn == nil || !argsEqual(a, ptr(argsFromNode(&fn.raw, def))) {
+			if err := s.setArgs(&n, op, def, a); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+func ptr[T any](x T) *T { return &x }
+
+// setArgs writes an op's arguments in SameDiff's positional slots. Every
+// vector is written, empty ones too, as SameDiff does.
+func (s *saver) setArgs(n *rawNode, op *graph.Op, def *ops.Def, a *ops.Args) error {
+	n.ExtraParams = append([]float64{}, a.F...)
+	n.ExtraInteger = append([]int64{}, a.I...)
+	n.ExtraBools = append([]bool{}, a.B...)
+	n.ExtraStrings = append([]string{}, a.S...)
+	n.ExtraTypes = make([]fb.DType, len(a.D))
+	for i, d := range a.D {
+		n.ExtraTypes[i] = fb.DType(d)
+	}
+	n.Dimensions = make([]int32, len(a.Dims))
+	for i, d := range a.Dims {
+		if d < -1<<31 || d > 1<<31-1 {
+			return fmt.Errorf("serialize: op %q: dimension %d does not fit the file's int32", op.Name(), d)
+		}
+		n.Dimensions[i] = int32(d)
+	}
+	n.Scalar = nil
+	if def.Type == ops.Scalar && len(a.F) > 0 {
+		dt := ndarray.Float32
+		if ins := op.Inputs(); len(ins) > 0 {
+			dt = ins[0].DType()
+		}
+		sc, err := scalarRaw(a.F[0], dt, s.bo)
+		if err != nil {
+			return fmt.Errorf("serialize: op %q: %w", op.Name(), err)
+		}
+		n.Scalar = &sc
+	}
+	return nil
+}
+
+// reorderProps returns properties with their arrays in byte order bo
+// (sharing what does not change).
+func reorderProps(ps []rawProperties, bo fb.ByteOrder) []rawProperties {
+	var out []rawProperties
+	for i := range ps {
+		for j := range ps[i].A {
+			if ps[i].A[j].ByteOrder != bo {
+				if out == nil {
+					out = append([]rawProperties(nil), ps...)
+				}
+				out[i].A = make([]rawArray, len(ps[i].A))
+				for k := range ps[i].A {
+					out[i].A[k] = reorderRaw(ps[i].A[k], bo)
+				}
+				break
+			}
+		}
+	}
+	if out == nil {
+		return ps
+	}
+	return out
+}
+
+func (s *saver) updaterState(r *rawGraph) error {
+	m, ok := s.g.GetMeta(graph.MetaUpdaterState)
+	if !ok {
+		return nil
+	}
+	st, ok := m.(map[string]map[string]*ndarray.Array)
+	if !ok {
+		return fmt.Errorf("serialize: graph meta %q is a %T, not a map[string]map[string]*ndarray.Array", graph.MetaUpdaterState, m)
+	}
+	params := make([]string, 0, len(st))
+	for p := range st {
+		params = append(params, p)
+	}
+	sort.Strings(params)
+	r.UpdaterState = make([]rawUpdaterState, 0, len(params))
+	for _, p := range params {
+		keys := make([]string, 0, len(st[p]))
+		for k := range st[p] {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		u := rawUpdaterState{ParamName: p, Keys: keys, Values: make([]rawArray, len(keys))}
+		for i, k := range keys {
+			a := st[p][k]
+			if a == nil {
+				return fmt.Errorf("serialize: updater state %q of %q is nil", k, p)
+			}
+			ra, err := arrayToRaw(a, s.bo, false, s.opts.LongScalarShapeInfo)
+			if err != nil {
+				return fmt.Errorf("serialize: updater state %q of %q: %w", k, p, err)
+			}
+			u.Values[i] = ra
+		}
+		r.UpdaterState = append(r.UpdaterState, u)
+	}
+	return nil
+}
