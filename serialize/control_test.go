@@ -20,7 +20,9 @@ func TestControlFlowRoundTrip(t *testing.T) {
 		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
 		func(v []*graph.Variable) []*graph.Variable {
 			y, err := g.If(v[1].Sum().Gt(zero), []*graph.Variable{v[1]},
-				func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{g.Math().Sin(in[0]).AddScalar(1)} },
+				func(in []*graph.Variable) []*graph.Variable {
+					return []*graph.Variable{g.Math().Sin(in[0]).AddScalar(1)}
+				},
 				func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{in[0].MulScalar(-2)} })
 			if err != nil {
 				t.Fatal(err)

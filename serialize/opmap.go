@@ -225,4 +225,3 @@ func sortedUnique(s []string) []string {
 	sort.Strings(out)
 	return out
 }
-
