@@ -333,6 +333,7 @@ func (ru *run) overwritable(i int) bool {
 }
 
 func (ru *run) exec() error {
+	ru.ctx.ResetState()
 	if ru.p.dynamic {
 		return ru.execDynamic()
 	}

@@ -242,6 +242,8 @@ type Ctx struct {
 	overwrite func(i int) bool
 	// needed reports whether anything reads output i.
 	needed func(i int) bool
+	// state lives as long as one run.
+	state map[any]any
 }
 
 // NewCtx returns a context that allocates with alloc (nil: fresh zeroed
@@ -263,6 +265,23 @@ func (c *Ctx) Alloc(dt ndarray.DType, shape []int) *ndarray.Array {
 	}
 	return a
 }
+
+// State returns a store that lives as long as the run (one Output call):
+// stateful ops such as tensor arrays keep their objects there, under keys
+// of their own types. Without an executor, every Ctx has its own store.
+func (c *Ctx) State() map[any]any {
+	if c == nil {
+		return map[any]any{}
+	}
+	if c.state == nil {
+		c.state = map[any]any{}
+	}
+	return c.state
+}
+
+// ResetState gives the context an empty store; the executor calls it when a
+// run starts.
+func (c *Ctx) ResetState() { c.state = nil }
 
 // SetNeeded installs the executor's answer to Needed.
 func (c *Ctx) SetNeeded(f func(i int) bool) { c.needed = f }
