@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/sdgo/sdgo/graph"
 )
 
 // Config says how to train a graph: the updater, the regularization, which
@@ -247,4 +249,22 @@ func parseSchedule(v any) (Schedule, error) {
 		return nil, fmt.Errorf("train: unsupported schedule %q", class)
 	}
 	return nil, fmt.Errorf("train: unreadable schedule %v", v)
+}
+
+// ConfigOf returns the training configuration a graph carries (saved with
+// it, or set by a Trainer), so that training can resume after a load.
+func ConfigOf(g *graph.Graph) (*Config, error) {
+	v, ok := g.GetMeta(graph.MetaTrainingConfig)
+	if !ok {
+		return nil, fmt.Errorf("train: the graph has no training configuration")
+	}
+	js, ok := v.(string)
+	if !ok || js == "" {
+		return nil, fmt.Errorf("train: the graph's training configuration is not JSON text")
+	}
+	var c Config
+	if err := json.Unmarshal([]byte(js), &c); err != nil {
+		return nil, err
+	}
+	return &c, nil
 }

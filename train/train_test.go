@@ -267,6 +267,10 @@ func TestSpirals(t *testing.T) {
 		if !ok || !strings.Contains(js.(string), `"epochCount":150`) {
 			t.Errorf("training config meta: %v", js)
 		}
+		back, err := train.ConfigOf(g)
+		if err != nil || back.EpochCount != 150 || back.Features[0] != "x" || back.Updater.Name() != "Adam" {
+			t.Errorf("ConfigOf: %+v, %v", back, err)
+		}
 		st, _ := g.GetMeta(graph.MetaUpdaterState)
 		if m := st.(map[string]map[string]*ndarray.Array); m["w1"]["M"] == nil || m["w1"]["V"] == nil {
 			t.Errorf("updater state meta lacks w1's M and V")

@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/sdgo/sdgo/autodiff"
@@ -18,6 +19,7 @@ import (
 	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops/createview"
+	"github.com/sdgo/sdgo/serialize"
 	"github.com/sdgo/sdgo/train"
 )
 
@@ -89,10 +91,60 @@ func run() error {
 	if after.Accuracy() < 0.95 {
 		return fmt.Errorf("accuracy %.3f is below 95%%", after.Accuracy())
 	}
+	if err := saveAndReload(g, data, after); err != nil {
+		return err
+	}
 	if err := views(); err != nil {
 		return err
 	}
 	fmt.Printf("done in %v\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// saveAndReload saves the trained graph (with its training configuration
+// and Adam's state) as a SameDiff file, loads it back, checks that it
+// classifies exactly as before, and resumes training from the file.
+func saveAndReload(g *graph.Graph, data *train.ArrayIterator, before *train.Evaluation) error {
+	dir, err := os.MkdirTemp("", "sdgo-demo-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "spirals.fb")
+	if err := serialize.Save(path, g, &serialize.SaveOptions{UpdaterState: true}); err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	g2, err := serialize.Load(path)
+	if err != nil {
+		return err
+	}
+	cfg, err := train.ConfigOf(g2)
+	if err != nil {
+		return err
+	}
+	ev, err := train.Evaluate(exec.New(g2), data, cfg.Features, "logits")
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\nsaved %s (%d bytes, SameDiff FlatBuffers) and loaded it back: accuracy %.1f%% (%d/%d)\n",
+		filepath.Base(path), st.Size(), 100*ev.Accuracy(), ev.Correct, ev.Total)
+	if ev.Correct != before.Correct {
+		return fmt.Errorf("the reloaded graph classifies %d points right, the trained one %d", ev.Correct, before.Correct)
+	}
+	tr, err := train.New(g2, cfg)
+	if err != nil {
+		return err
+	}
+	h, err := tr.Fit(data, 5)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("resumed training from the file (epoch %d, %s state restored): loss %.4f after 5 more epochs\n",
+		cfg.EpochCount-5, cfg.Updater.Name(), h.EpochLoss[len(h.EpochLoss)-1])
 	return nil
 }
 
