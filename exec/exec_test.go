@@ -12,6 +12,7 @@ import (
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
+	"github.com/sdgo/sdgo/ops/createview"
 )
 
 func randn(rng *rand.Rand, dt ndarray.DType, shape ...int) *ndarray.Array {
@@ -424,4 +425,38 @@ func BenchmarkChain50(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/50, "ns/graph-op")
+}
+
+// A donated feed may be overwritten: a write through a view of it then
+// runs in place, and the output shares the fed buffer. Without donation the
+// run copies, and the fed array is unchanged.
+func TestDonatedFeedsAreWrittenInPlace(t *testing.T) {
+	g := graph.New()
+	state := g.Placeholder("state", ndarray.Float64, 4, 3)
+	one := g.Scalar(ndarray.Float64, 1)
+	next := state.View(createview.Point(-1)).AddAssign(one).Named("next")
+	for _, donate := range []bool{false, true} {
+		in := ndarray.Must(ndarray.Zeros(ndarray.Float64, 4, 3))
+		r := exec.Request{Feeds: map[string]*ndarray.Array{"state": in}, Outputs: []string{next.Name()}}
+		if donate {
+			r.Donate = []string{"state"}
+		}
+		out, err := exec.New(g).Exec(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared := out["next"].SameBuffer(in)
+		if shared != donate {
+			t.Errorf("donate %v: output shares the fed buffer: %v", donate, shared)
+		}
+		if out["next"].Float(3, 2) != 1 || out["next"].Float(0, 0) != 0 {
+			t.Errorf("donate %v: next = %v", donate, out["next"])
+		}
+		if !donate && in.Float(3, 2) != 0 {
+			t.Errorf("a fed array that was not donated changed: %v", in)
+		}
+	}
+	if _, err := exec.New(g).Exec(exec.Request{Outputs: []string{"next"}, Feeds: map[string]*ndarray.Array{"state": ndarray.Must(ndarray.Zeros(ndarray.Float64, 4, 3))}, Donate: []string{"nope"}}); err == nil {
+		t.Error("donating an unfed placeholder accepted")
+	}
 }

@@ -51,6 +51,12 @@ type Request struct {
 	// Recyclable lets the caller give the outputs back with
 	// Session.Recycle once it is done with them.
 	Recyclable bool
+	// Donate names fed placeholders whose arrays the caller hands over:
+	// the run may overwrite their buffers (an in-place write through a
+	// view, for example), so the caller must not use them afterwards.
+	// A state carried from step to step can then be updated in place,
+	// each step feeding the previous step's output.
+	Donate []string
 }
 
 // Session runs a graph. Create one with New and reuse it: it caches plans
@@ -112,7 +118,7 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 	}
 	ru := s.getRun(p)
 	defer s.putRun(ru)
-	err = ru.load(r.Feeds)
+	err = ru.load(r.Feeds, r.Donate)
 	s.g.RUnlock()
 	if err != nil {
 		return nil, err
@@ -217,7 +223,7 @@ type bufState struct {
 
 // load checks the feeds and fills the leaf slots. The caller holds the
 // graph's read lock, so variable values are read consistently.
-func (ru *run) load(feeds map[string]*ndarray.Array) error {
+func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
 	p := ru.p
 	ru.vals = slices.Grow(ru.vals[:0], len(p.vars))[:len(p.vars)]
 	ru.left = append(ru.left[:0], p.uses...)
@@ -251,7 +257,12 @@ func (ru *run) load(feeds map[string]*ndarray.Array) error {
 		if a == nil {
 			return fmt.Errorf("exec: variable %q (%v) has no value", v.Name(), v.Type())
 		}
-		ru.set(sl, a, false)
+		ru.set(sl, a, v.Type() == graph.PLACEHOLDER && slices.Contains(donate, v.Name()))
+	}
+	for _, n := range donate {
+		if _, ok := feeds[n]; !ok {
+			return fmt.Errorf("exec: %w: donated placeholder %q is not fed", ErrFeed, n)
+		}
 	}
 	return nil
 }
