@@ -27,5 +27,6 @@ arm64:
 		echo "qemu-aarch64-static not found: arm64 kernel tests skipped (apt-get install qemu-user-static)"; \
 	fi
 
+# make bench: sdgo against gorgonia on whole training steps (see bench/).
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
+	$(GO) run ./bench

@@ -460,3 +460,28 @@ func TestDonatedFeedsAreWrittenInPlace(t *testing.T) {
 		t.Error("donating an unfed placeholder accepted")
 	}
 }
+
+// Buffers given back with Recycle that the ops never ask the pool for again
+// (an op that allocates its output itself) must not pile up run after run.
+func TestPoolDoesNotGrow(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 64, 8)
+	s1 := x.Sum(0).Named("s1") // reductions allocate their outputs themselves
+	s2 := g.Math().Exp(x).Sum(1).Named("s2")
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Zeros(ndarray.Float64, 64, 8))}
+	var after100 int
+	for i := 1; i <= 1000; i++ {
+		out, err := s.Exec(exec.Request{Feeds: feeds, Outputs: []string{s1.Name(), s2.Name()}, Recyclable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Recycle(out[s1.Name()], out[s2.Name()])
+		if i == 100 {
+			after100 = s.Pooled()
+		}
+	}
+	if s.Pooled() != after100 {
+		t.Errorf("pooled bytes grew from %d after 100 runs to %d after 1000", after100, s.Pooled())
+	}
+}

@@ -59,3 +59,6 @@ func (s *Session) Recycle(arrays ...*ndarray.Array) {
 		}
 	}
 }
+
+// Pooled returns the bytes of released buffers the session keeps for reuse.
+func (s *Session) Pooled() int { return s.pool.pooled() }

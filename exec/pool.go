@@ -54,6 +54,12 @@ func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 	return a
 }
 
+// maxPerSize bounds the buffers kept of one dtype and length: more than a
+// run ever holds at once would never be asked for, and buffers that ops
+// allocated themselves (not through the pool) would otherwise pile up, one
+// per run.
+const maxPerSize = 32
+
 // put keeps b for reuse.
 func (p *pool) put(b *ndarray.Buffer) {
 	sz := b.Len() * b.DType().Size()
@@ -62,10 +68,10 @@ func (p *pool) put(b *ndarray.Buffer) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.bytes+sz > p.max {
+	k := poolKey{b.DType(), b.Len()}
+	if p.bytes+sz > p.max || len(p.free[k]) >= maxPerSize {
 		return
 	}
-	k := poolKey{b.DType(), b.Len()}
 	p.free[k] = append(p.free[k], b)
 	p.bytes += sz
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// The executor-overhead model: 50 cheap elementwise ops (add, multiply,
+// tanh in turn) on 1,000 float32 elements, forward only. Its time per op is
+// mostly what the engine spends around each op.
+const chainOps, chainLen = 50, 1000
+
+func chainBench(rounds, steps int) ([]result, error) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, chainLen)
+	c := g.Const("c", ndarray.Must(ndarray.Full(ndarray.Float32, 0.5, chainLen)))
+	v := x
+	for i := 0; i < chainOps; i++ {
+		switch i % 3 {
+		case 0:
+			v = v.Add(c)
+		case 1:
+			v = v.Mul(c)
+		default:
+			v = g.Math().Tanh(v)
+		}
+	}
+	if err := g.Err(); err != nil {
+		return nil, err
+	}
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Full(ndarray.Float32, 0.1, chainLen))}
+	step := func() error { _, err := s.Output(feeds, v.Name()); return err }
+
+	gg := G.NewGraph()
+	gx := G.NewVector(gg, tensor.Float32, G.WithShape(chainLen), G.WithName("x"))
+	gc := G.NewConstant(tensor.New(tensor.WithShape(chainLen), tensor.WithBacking(ndarray.Values[float32](ndarray.Must(ndarray.Full(ndarray.Float32, 0.5, chainLen))))))
+	gv := gx
+	for i := 0; i < chainOps; i++ {
+		switch i % 3 {
+		case 0:
+			gv = G.Must(G.Add(gv, gc))
+		case 1:
+			gv = G.Must(G.HadamardProd(gv, gc))
+		default:
+			gv = G.Must(G.Tanh(gv))
+		}
+	}
+	m := G.NewTapeMachine(gg)
+	xv := tensor.New(tensor.WithShape(chainLen), tensor.WithBacking(make([]float32, chainLen)))
+	gstep := func() error {
+		if err := G.Let(gx, xv); err != nil {
+			return err
+		}
+		if err := m.RunAll(); err != nil {
+			return err
+		}
+		m.Reset()
+		return nil
+	}
+	for i := 0; i < 10; i++ {
+		if err := step(); err != nil {
+			return nil, err
+		}
+		if err := gstep(); err != nil {
+			return nil, err
+		}
+	}
+	allocs, bytes, err := allocsPerStep(steps, step)
+	if err != nil {
+		return nil, err
+	}
+	st, err := median(rounds, steps, step)
+	if err != nil {
+		return nil, err
+	}
+	gt, err := median(rounds, steps, gstep)
+	if err != nil {
+		return nil, err
+	}
+	return []result{{model: "chain50 (per run)", batch: "1e3 elems", sdgo: st, peer: gt, peerName: "gorgonia", allocs: allocs, bytes: bytes,
+		note: fmt.Sprintf("executor overhead: %v per op for sdgo (the 50 ops' arithmetic included), %v for gorgonia\n",
+			st/chainOps, gt/chainOps)}}, nil
+}

@@ -1,0 +1,245 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/train"
+)
+
+// The MLP of issue 9: 784-512-512-10, relu hidden layers, softmax
+// cross-entropy, Adam (lr 1e-3), batch 128.
+const (
+	batch          = 128
+	nIn, nHid, nOu = 784, 512, 10
+)
+
+var layers = [][2]int{{nIn, nHid}, {nHid, nHid}, {nHid, nOu}}
+
+func mlpData(dt ndarray.DType) (x, y *ndarray.Array) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	x = ndarray.Must(ndarray.RandNormal(rng, dt, 0, 1, batch, nIn))
+	lab := make([]float64, batch*nOu)
+	for i := 0; i < batch; i++ {
+		lab[i*nOu+rng.IntN(nOu)] = 1
+	}
+	y, _ = ndarray.Cast(ndarray.Must(ndarray.FromSlice(lab, batch, nOu)), dt)
+	return x, y
+}
+
+func sdgoMLP(dt ndarray.DType) (*train.Trainer, *train.Batch, error) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	g := graph.New()
+	x := g.Placeholder("x", dt, -1, nIn)
+	y := g.Placeholder("y", dt, -1, nOu)
+	h := x
+	for i, l := range layers {
+		w := g.Var(fmt.Sprintf("w%d", i), ndarray.Must(ndarray.RandNormal(rng, dt, 0, math.Sqrt(2/float64(l[0])), l[0], l[1])))
+		b := g.Var(fmt.Sprintf("b%d", i), ndarray.Must(ndarray.Zeros(dt, l[1])))
+		h = h.MatMul(w).Add(b)
+		if i < len(layers)-1 {
+			h = g.NN().Relu(h)
+		}
+	}
+	g.Loss().SoftmaxCrossEntropy(y, h).Named("loss")
+	if err := g.Err(); err != nil {
+		return nil, nil, err
+	}
+	tr, err := train.New(g, &train.Config{Updater: train.NewAdam(1e-3), Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}})
+	if err != nil {
+		return nil, nil, err
+	}
+	xs, ys := mlpData(dt)
+	return tr, &train.Batch{Features: []*ndarray.Array{xs}, Labels: []*ndarray.Array{ys}}, nil
+}
+
+// mlpBudget is what a training step must hold: parameters, their gradients,
+// Adam's two state arrays, the batch, and the activations the backward pass
+// reads (each layer's input and its pre-activation, the logits).
+func mlpBudget(dt ndarray.DType) int64 {
+	params := 0
+	for _, l := range layers {
+		params += l[0]*l[1] + l[1]
+	}
+	acts := batch*nIn + batch*nOu // the batch
+	for _, l := range layers {
+		acts += 2 * batch * l[1] // pre-activation and activation
+	}
+	acts += batch * nOu // softmax of the logits, for the loss gradient
+	return int64(dt.Size()) * int64(4*params+acts)
+}
+
+type gorgoniaMLP struct {
+	m      G.VM
+	solver G.Solver
+	params G.Nodes
+	x, y   *G.Node
+	xv, yv *tensor.Dense
+}
+
+func newGorgoniaMLP(dt ndarray.DType) (*gorgoniaMLP, error) {
+	tdt := tensor.Float32
+	if dt == ndarray.Float64 {
+		tdt = tensor.Float64
+	}
+	g := G.NewGraph()
+	x := G.NewMatrix(g, tdt, G.WithShape(batch, nIn), G.WithName("x"))
+	y := G.NewMatrix(g, tdt, G.WithShape(batch, nOu), G.WithName("y"))
+	h := x
+	var params G.Nodes
+	for i, l := range layers {
+		w := G.NewMatrix(g, tdt, G.WithShape(l[0], l[1]), G.WithName(fmt.Sprintf("w%d", i)), G.WithInit(G.GlorotN(1)))
+		b := G.NewVector(g, tdt, G.WithShape(l[1]), G.WithName(fmt.Sprintf("b%d", i)), G.WithInit(G.Zeroes()))
+		params = append(params, w, b)
+		h = G.Must(G.BroadcastAdd(G.Must(G.Mul(h, w)), b, nil, []byte{0}))
+		if i < len(layers)-1 {
+			h = G.Must(G.Rectify(h))
+		}
+	}
+	logp := G.Must(G.Log(G.Must(G.SoftMax(h))))
+	loss := G.Must(G.Neg(G.Must(G.Mean(G.Must(G.Sum(G.Must(G.HadamardProd(logp, y)), 1))))))
+	if _, err := G.Grad(loss, params...); err != nil {
+		return nil, err
+	}
+	xs, ys := mlpData(dt)
+	xv, err := ndarray.ToDense(ndarray.Copy(xs))
+	if err != nil {
+		return nil, err
+	}
+	yv, err := ndarray.ToDense(ndarray.Copy(ys))
+	if err != nil {
+		return nil, err
+	}
+	return &gorgoniaMLP{m: G.NewTapeMachine(g, G.BindDualValues(params...)), solver: G.NewAdamSolver(G.WithLearnRate(1e-3)),
+		params: params, x: x, y: y, xv: xv, yv: yv}, nil
+}
+
+func (p *gorgoniaMLP) step() error {
+	if err := G.Let(p.x, p.xv); err != nil {
+		return err
+	}
+	if err := G.Let(p.y, p.yv); err != nil {
+		return err
+	}
+	if err := p.m.RunAll(); err != nil {
+		return err
+	}
+	if err := p.solver.Step(G.NodesToValueGrads(p.params)); err != nil {
+		return err
+	}
+	p.m.Reset()
+	return nil
+}
+
+// heapListener samples the heap after every op of a step.
+type heapListener struct{ h *heapSampler }
+
+func (l heapListener) PreOp(*exec.OpEvent) error  { return nil }
+func (l heapListener) PostOp(*exec.OpEvent) error { l.h.sample(); return nil }
+
+func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
+	dt := ndarray.Float32
+	if f64 {
+		dt = ndarray.Float64
+	}
+	base := liveHeap()
+	tr, b, err := sdgoMLP(dt)
+	if err != nil {
+		return nil, err
+	}
+	step := func() error { _, err := tr.Step(b); return err }
+	for i := 0; i < 3; i++ {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	// Peak heap of a step: the heap's objects sampled after every op,
+	// less what the process held before the model existed.
+	hs := newHeapSampler()
+	liveHeap()
+	hs.sample()
+	hl := heapListener{hs}
+	tr.Session().AddListener(hl)
+	if err := step(); err != nil {
+		return nil, err
+	}
+	peak := int64(hs.max) - base
+	// The listener stays; it costs a metrics read per op, so time a
+	// separate trainer.
+	tr, b, err = sdgoMLP(dt)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < 3; i++ {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	allocs, bytes, err := allocsPerStep(steps, step)
+	if err != nil {
+		return nil, err
+	}
+	gm, err := newGorgoniaMLP(dt)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < 2; i++ {
+		if err := gm.step(); err != nil {
+			return nil, err
+		}
+	}
+	// Interleave the engines' rounds so that both see the same load.
+	var st, gt []time.Duration
+	for r := 0; r < rounds; r++ {
+		t1, err := median(1, steps, step)
+		if err != nil {
+			return nil, err
+		}
+		t2, err := median(1, max(steps/4, 2), gm.step)
+		if err != nil {
+			return nil, err
+		}
+		st, gt = append(st, t1), append(gt, t2)
+	}
+	res := result{model: "mlp-" + dt.String(), batch: fmt.Sprint(batch), sdgo: med(st), peer: med(gt), peerName: "gorgonia",
+		allocs: allocs, bytes: bytes, peakHeap: peak, budget: mlpBudget(dt)}
+	if long > 0 {
+		for i := 0; i < 100; i++ {
+			if err := step(); err != nil {
+				return nil, err
+			}
+		}
+		h100 := liveHeap()
+		runtime.KeepAlive(tr)
+		for i := 100; i < long; i++ {
+			if err := step(); err != nil {
+				return nil, err
+			}
+		}
+		h1000 := liveHeap()
+		runtime.KeepAlive(tr) // the heap measured must include the model
+		res.note = fmt.Sprintf("live heap after 100 steps %s, after %d steps %s (growth %+.1f KiB)\n", mib(h100), long, mib(h1000), float64(h1000-h100)/1024)
+	}
+	return []result{res}, nil
+}
+
+func med(ts []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ts...)
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+	return s[len(s)/2]
+}

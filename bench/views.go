@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops/createview"
+)
+
+// The CreateView model: a state of 1e7 float32 elements (1,000 rows of
+// 10,000) of which each step updates 16 rows (row += delta). In sdgo's
+// natural form the updates are in-place writes through views and the state
+// is donated from step to step; its twin builds each new state from
+// slices with concat, as a graph without views must. Both are sdgo graphs:
+// gorgonia has no views to compare with.
+const (
+	viewRows, viewCols = 1000, 10000
+	viewUpdates        = 16
+)
+
+func viewRowsUpdated(i int) int { return (i * 61) % viewRows }
+
+func viewsBench(rounds, steps int) ([]result, error) {
+	dt := ndarray.Float32
+	build := func(copying bool) (*graph.Graph, string, error) {
+		g := graph.New()
+		state := g.Placeholder("state", dt, viewRows, viewCols)
+		delta := g.Placeholder("delta", dt, viewCols)
+		s := state
+		for i := 0; i < viewUpdates; i++ {
+			r := viewRowsUpdated(i)
+			if copying {
+				before := s.View(createview.Interval(0, r))
+				row := s.View(createview.Interval(r, r+1)).Add(delta)
+				after := s.View(createview.Interval(r+1, viewRows))
+				s = g.Concat(0, before, row, after)
+			} else {
+				s = s.View(createview.Point(r)).AddAssign(delta)
+			}
+		}
+		s = s.Named("new_state")
+		return g, s.Name(), g.Err()
+	}
+	run := func(copying bool) (func() error, error) {
+		g, out, err := build(copying)
+		if err != nil {
+			return nil, err
+		}
+		sess := exec.New(g)
+		state := ndarray.Must(ndarray.Zeros(dt, viewRows, viewCols))
+		delta := ndarray.Must(ndarray.Full(dt, 1, viewCols))
+		return func() error {
+			r := exec.Request{Feeds: map[string]*ndarray.Array{"state": state, "delta": delta}, Outputs: []string{out}}
+			if !copying {
+				r.Donate = []string{"state"}
+			}
+			res, err := sess.Exec(r)
+			if err != nil {
+				return err
+			}
+			state = res[out]
+			return nil
+		}, nil
+	}
+	inPlace, err := run(false)
+	if err != nil {
+		return nil, err
+	}
+	copying, err := run(true)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < 2; i++ {
+		if err := inPlace(); err != nil {
+			return nil, err
+		}
+		if err := copying(); err != nil {
+			return nil, err
+		}
+	}
+	allocs, bytes, err := allocsPerStep(steps, inPlace)
+	if err != nil {
+		return nil, err
+	}
+	it, err := median(rounds, steps, inPlace)
+	if err != nil {
+		return nil, err
+	}
+	ct, err := median(rounds, max(steps/5, 2), copying)
+	if err != nil {
+		return nil, err
+	}
+	return []result{{model: "views in place", batch: "state 1e7", sdgo: it, peer: ct, peerName: "sdgo, concat of slices",
+		allocs: allocs, bytes: bytes,
+		note: fmt.Sprintf("%d row updates of %d elements per step; in place through views with the state donated, against rebuilding the state with concat\n",
+			viewUpdates, viewCols)}}, nil
+}
