@@ -217,3 +217,31 @@ func TestErrorInLoopNamesIteration(t *testing.T) {
 		t.Errorf("error in a loop: %v", err)
 	}
 }
+
+// Asking for a variable inside a loop gives its value in the last iteration
+// that computed it, as SameDiff does.
+func TestLoopInternalOutput(t *testing.T) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	zero := g.Scalar(ndarray.Float64, 0)
+	var inner *graph.Variable
+	_, err := g.While([]*graph.Variable{n},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+		func(v []*graph.Variable) []*graph.Variable {
+			inner = v[0].MulScalar(10).Named("tenfold")
+			return []*graph.Variable{v[0].SubScalar(1)}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := exec.Output(g, map[string]*ndarray.Array{"n": scalar(3)}, inner.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res["tenfold"].Float(); got != 10 { // the last body run sees v = 1
+		t.Errorf("tenfold = %v, want 10", got)
+	}
+	if _, err := exec.Output(g, map[string]*ndarray.Array{"n": scalar(0)}, inner.Name()); err == nil {
+		t.Error("a loop body that never ran gave a value")
+	}
+}

@@ -24,7 +24,9 @@ import (
 // visible everywhere, as are values of enclosing frames.
 //
 // An op runs once per frame iteration in which its inputs become available,
-// in the order its inputs arrive; values are kept until the run ends.
+// in the order its inputs arrive; values are kept until the run ends. An
+// output that lives inside a loop gives the value of the last iteration that
+// computed it, as SameDiff does.
 
 // DefaultMaxIterations bounds each loop, so that a loop whose condition
 // never turns false fails instead of running forever.
@@ -111,10 +113,14 @@ type dynRun struct {
 	root  *frameIter
 	queue []task
 	max   int
+	// last holds, per slot, the value most recently computed inside a
+	// loop: what an output of a loop-internal variable gives, as in
+	// SameDiff (the value of the last iteration that computed it).
+	last map[int]value
 }
 
 func (ru *run) execDynamic() error {
-	d := &dynRun{ru: ru, max: ru.s.maxIterations()}
+	d := &dynRun{ru: ru, max: ru.s.maxIterations(), last: map[int]value{}}
 	root := &loopFrame{}
 	d.root = root.iteration(0)
 	p := ru.p
@@ -139,6 +145,9 @@ func (ru *run) execDynamic() error {
 	}
 	for i, sl := range p.outputs {
 		v, ok := d.lookup(sl, d.root)
+		if !ok {
+			v, ok = d.last[sl]
+		}
 		switch {
 		case !ok:
 			return fmt.Errorf("exec: output %q was never computed (a loop did not finish or its inputs never arrived)", p.names[i])
@@ -171,6 +180,9 @@ func (d *dynRun) lookup(sl int, it *frameIter) (value, bool) {
 // put stores a value and schedules its readers in the same frame iteration.
 func (d *dynRun) put(sl int, it *frameIter, v value) {
 	it.vals[sl] = v
+	if it.f.parent != nil && !v.dead {
+		d.last[sl] = v
+	}
 	d.wake(sl, it)
 }
 

@@ -25,6 +25,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version":
 		fmt.Fprintf(stdout, "sdgo %s (%s, %s/%s, kernels %s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, kernels.ISA())
 		return 0
+	case "gradcheck":
+		return runGradcheck(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -38,5 +40,6 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, `usage: sdgo <command> [arguments]
 
 commands:
+  gradcheck  check a graph file's gradients against central differences (sdgo gradcheck -h)
   version    print the version, the Go runtime and the kernel instruction set`)
 }

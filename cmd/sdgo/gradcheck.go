@@ -1,0 +1,236 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize"
+	"github.com/sdgo/sdgo/validation"
+)
+
+const gradcheckUsage = `usage: sdgo gradcheck [flags] FILE.fb
+
+Checks the gradients of the graph's loss variables (summed) against central
+differences, with SameDiff's defaults, and prints every failing element and
+a summary line. Exits 0 when every checked element passes, 1 when one fails,
+2 on a usage error or when the check cannot run.
+
+The checked variables are every floating-point VARIABLE and placeholder
+that reaches the loss (or those -vars names). Placeholders take the values
+-feed gives, else the values the file stores for them, else random values:
+standard normal for floating-point ones (from -seed), zeros for integers
+and false for bools; sizes the file leaves unknown (-1) are -unknown-size.
+Graphs in float32 are checked on a float64 copy (SameDiff refuses them).
+
+flags:`
+
+// runGradcheck is `sdgo gradcheck`.
+func runGradcheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gradcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, gradcheckUsage)
+		fs.PrintDefaults()
+	}
+	var (
+		eps         = fs.Float64("eps", validation.DefaultEps, "central difference step")
+		maxRel      = fs.Float64("max-rel", validation.DefaultMaxRelError, "maximum relative error |a-n|/(|a|+|n|)")
+		minAbs      = fs.Float64("min-abs", validation.DefaultMinAbsError, "absolute error below which a point passes whatever its relative error")
+		subset      = fs.Int("subset", 0, "check at most `N` elements per variable, picked at random (0: all)")
+		everyN      = fs.Bool("subset-every-n", false, "with -subset, pick evenly spaced elements instead of random ones")
+		every       = fs.Int("every", 0, "check only every `N`-th element of each variable")
+		seed        = fs.Uint64("seed", 1, "seed of the random subset and of random placeholder values")
+		skip        = fs.String("skip", "", "comma-separated variables not to check")
+		vars        = fs.String("vars", "", "comma-separated variables to check (default: every float VARIABLE and placeholder reaching the loss)")
+		acts        = fs.String("activations", "", "comma-separated op outputs whose gradients to check as well (activation gradient check)")
+		stopFirst   = fs.Bool("stop-first", false, "stop at the first failing element")
+		f64copy     = fs.Bool("float64-copy", true, "check on a float64 copy of the graph (false: in the graph's own dtypes)")
+		verbose     = fs.Bool("verbose", false, "list every checked element, not only the failures")
+		unknownSize = fs.Int("unknown-size", 2, "size given to placeholder axes the file leaves unknown")
+		feeds       feedFlag
+	)
+	fs.Var(&feeds, "feed", "values of a placeholder in C order, as `name=v1,v2,...` (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return 2
+	}
+	path := fs.Arg(0)
+	g, err := serialize.Load(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdgo gradcheck: %v\n", err)
+		return 2
+	}
+	if *unknownSize < 0 {
+		fmt.Fprintf(stderr, "sdgo gradcheck: -unknown-size %d is negative\n", *unknownSize)
+		return 2
+	}
+	values, err := placeholderValues(g, feeds, *seed, *unknownSize)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdgo gradcheck: %s: %v\n", path, err)
+		return 2
+	}
+	opts := &validation.GradCheckOptions{
+		Eps: *eps, MaxRelError: *maxRel, MinAbsError: *minAbs,
+		MaxPerParam: *subset, Every: *every, Seed: *seed,
+		Skip: splitList(*skip), Variables: splitList(*vars),
+		StopAtFirstFailure: *stopFirst, KeepDTypes: !*f64copy, Verbose: *verbose,
+	}
+	if *everyN {
+		opts.Subset = validation.SubsetEveryN
+	}
+	if opts.MinAbsError == 0 {
+		opts.MinAbsError = -1 // a literal 0, not the default
+	}
+	fmt.Fprintf(stdout, "%s: loss variables %s\n", path, strings.Join(g.Losses(), ", "))
+	r, err := validation.CheckGradients(g, values, opts)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdgo gradcheck: %s: %v\n", path, err)
+		return 2
+	}
+	fmt.Fprintln(stdout, r)
+	failed := !r.OK()
+	if names := splitList(*acts); len(names) > 0 {
+		a, err := validation.CheckActivationGradients(g, values, names, opts)
+		if err != nil {
+			fmt.Fprintf(stderr, "sdgo gradcheck: %s: %v\n", path, err)
+			return 2
+		}
+		fmt.Fprintln(stdout, a)
+		failed = failed || !a.OK()
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// feedFlag collects -feed name=v1,v2,... flags.
+type feedFlag map[string][]float64
+
+func (f *feedFlag) String() string { return "" }
+
+func (f *feedFlag) Set(s string) error {
+	name, list, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want name=v1,v2,..., got %q", s)
+	}
+	var vals []float64
+	for _, x := range strings.Split(list, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			return fmt.Errorf("placeholder %s: %v", name, err)
+		}
+		vals = append(vals, v)
+	}
+	if *f == nil {
+		*f = feedFlag{}
+	}
+	(*f)[name] = vals
+	return nil
+}
+
+// placeholderValues returns a value for every placeholder: the file's, the
+// -feed flag's, or random (seeded).
+func placeholderValues(g *graph.Graph, feeds feedFlag, seed uint64, unknown int) (map[string]*ndarray.Array, error) {
+	stored := map[string]*ndarray.Array{}
+	if rep := serialize.ReportOf(g); rep != nil {
+		stored = rep.PlaceholderValues
+	}
+	for name := range feeds {
+		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
+			return nil, fmt.Errorf("-feed %s: the graph has no placeholder of that name", name)
+		}
+	}
+	phs := g.VariablesOf(graph.PLACEHOLDER)
+	sort.SliceStable(phs, func(i, j int) bool { return phs[i].Name() < phs[j].Name() })
+	rng := rand.New(rand.NewPCG(seed, 0x9e37))
+	out := map[string]*ndarray.Array{}
+	for _, p := range phs {
+		shape := p.Shape()
+		if shape == nil {
+			return nil, fmt.Errorf("placeholder %q has an unknown rank; give its value with -feed", p.Name())
+		}
+		if vals, ok := feeds[p.Name()]; ok {
+			a, err := ndarray.FromSlice(vals, fitShape(shape, len(vals), unknown)...)
+			if err == nil {
+				a, err = ndarray.Cast(a, p.DType())
+			}
+			if err != nil {
+				return nil, fmt.Errorf("-feed %s (placeholder %v%v): %v", p.Name(), p.DType(), p.Shape(), err)
+			}
+			out[p.Name()] = a
+			continue
+		}
+		for i, d := range shape {
+			if d < 0 {
+				shape[i] = unknown
+			}
+		}
+		if a := stored[p.Name()]; a != nil {
+			out[p.Name()] = a
+			continue
+		}
+		var a *ndarray.Array
+		var err error
+		if p.DType().IsFloat() {
+			a, err = ndarray.RandNormal(rng, p.DType(), 0, 1, shape...)
+		} else {
+			a, err = ndarray.Zeros(p.DType(), shape...)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("placeholder %q: %v", p.Name(), err)
+		}
+		out[p.Name()] = a
+	}
+	return out, nil
+}
+
+// fitShape fills a placeholder's unknown sizes for n values: a single
+// unknown size takes what the known ones leave, several take unknown each.
+func fitShape(shape []int, n, unknown int) []int {
+	out := append([]int(nil), shape...)
+	known, free := 1, -1
+	for i, d := range out {
+		switch {
+		case d >= 0:
+			known *= d
+		case free < 0:
+			free = i
+		default:
+			free = -2 // more than one
+		}
+	}
+	for i, d := range out {
+		if d < 0 {
+			out[i] = unknown
+			if free == i && known > 0 {
+				out[i] = n / known
+			}
+		}
+	}
+	return out
+}
