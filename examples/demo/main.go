@@ -21,6 +21,7 @@ import (
 	"github.com/sdgo/sdgo/ops/createview"
 	"github.com/sdgo/sdgo/serialize"
 	"github.com/sdgo/sdgo/train"
+	"github.com/sdgo/sdgo/validation"
 )
 
 func main() {
@@ -91,6 +92,9 @@ func run() error {
 	if after.Accuracy() < 0.95 {
 		return fmt.Errorf("accuracy %.3f is below 95%%", after.Accuracy())
 	}
+	if err := gradientCheck(g, features, labels); err != nil {
+		return err
+	}
 	if err := saveAndReload(g, data, after); err != nil {
 		return err
 	}
@@ -99,6 +103,22 @@ func run() error {
 	}
 	fmt.Printf("done in %v\n", time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// gradientCheck compares the trained graph's reverse-mode gradients with
+// central differences, as a CI job would: on a float64 copy of the float32
+// graph, with SameDiff's tolerances, on a random subset of each parameter's
+// elements and a few examples.
+func gradientCheck(g *graph.Graph, features, labels *ndarray.Array) error {
+	x := ndarray.Must(ndarray.Slice(features, []int{0, 0}, []int{8, 2}))
+	y := ndarray.Must(ndarray.Slice(labels, []int{0, 0}, []int{8, 2}))
+	res, err := validation.CheckGradients(g, map[string]*ndarray.Array{"x": x, "y": y},
+		&validation.GradCheckOptions{MaxPerParam: 40, Subset: validation.SubsetRandom, Seed: 1})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\ngradient check (central differences on a float64 copy): %s\n", res.Summary())
+	return res.Err()
 }
 
 // saveAndReload saves the trained graph (with its training configuration
