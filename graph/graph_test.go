@@ -1,0 +1,132 @@
+package graph_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+func TestVariablesAndLookup(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, -1, 3)
+	w := g.Var("w", ndarray.Must(ndarray.Zeros(ndarray.Float32, 3, 2)))
+	c := g.Const("", ndarray.Scalar(float32(2)))
+	y := x.MatMul(w).Mul(c)
+	if x.Type() != graph.PLACEHOLDER || w.Type() != graph.VARIABLE || c.Type() != graph.CONSTANT || y.Type() != graph.ARRAY {
+		t.Errorf("types %v %v %v %v", x.Type(), w.Type(), c.Type(), y.Type())
+	}
+	if c.Name() != "constant" || y.Op().OpName() != "multiply" {
+		t.Errorf("automatic names: %q, %q", c.Name(), y.Op().OpName())
+	}
+	if got := y.Shape(); len(got) != 2 || got[0] != -1 || got[1] != 2 {
+		t.Errorf("inferred shape %v", got)
+	}
+	if v, ok := g.Variable("w"); !ok || v != w {
+		t.Error("lookup by name")
+	}
+	if len(g.VariablesOf(graph.VARIABLE)) != 1 || len(g.Ops()) != 2 {
+		t.Errorf("%d variables, %d ops", len(g.VariablesOf(graph.VARIABLE)), len(g.Ops()))
+	}
+	s := g.Summary()
+	for _, want := range []string{"PLACEHOLDER x", "float32[-1 3]", "= matmul(x, w)"} {
+		if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if err := w.SetValue(ndarray.Must(ndarray.Zeros(ndarray.Float32, 2, 3))); err == nil {
+		t.Error("SetValue of another shape accepted")
+	}
+	if err := x.SetValue(ndarray.Must(ndarray.Zeros(ndarray.Float32, 1, 3))); err == nil {
+		t.Error("SetValue on a placeholder accepted")
+	}
+}
+
+func TestLossAndRenameErrors(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	i := g.Placeholder("i", ndarray.Int32, 2)
+	s := x.Sum().Named("s")
+	if err := g.SetLoss("nope"); err == nil {
+		t.Error("a missing loss accepted")
+	}
+	if err := g.SetLoss("i"); err == nil {
+		t.Error("an int32 loss accepted")
+	}
+	if err := g.SetLoss("s"); err != nil || g.Losses()[0] != "s" {
+		t.Fatalf("SetLoss: %v %v", err, g.Losses())
+	}
+	// Renaming a loss keeps it the loss.
+	if err := g.Rename(s, "total"); err != nil || g.Losses()[0] != "total" {
+		t.Errorf("rename of the loss: %v %v", err, g.Losses())
+	}
+	if err := g.Rename(s, "x"); err == nil {
+		t.Error("rename onto a taken name accepted")
+	}
+	_ = i
+	if v := g.Placeholder("bad", ndarray.Float32, 2, -5); v.Err() == nil || !errors.Is(v.Err(), graph.ErrBuild) {
+		t.Errorf("placeholder size -5: %v", v.Err())
+	}
+	if v := g.Var("nil", nil); v.Err() == nil {
+		t.Error("a variable without a value accepted")
+	}
+}
+
+func TestOpSpecs(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, 2)
+	other := graph.New().Placeholder("y", ndarray.Float32, 2)
+	if _, err := g.Op("add", ops.Args{}, x, other); err == nil || !strings.Contains(err.Error(), "another graph") {
+		t.Errorf("input from another graph: %v", err)
+	}
+	if _, err := g.AddOp(graph.OpSpec{OpName: "add", Inputs: []*graph.Variable{x, x}, ForceOpaque: true}); err == nil {
+		t.Error("ForceOpaque without anything to keep accepted")
+	}
+	o, err := g.AddOp(graph.OpSpec{Name: "kept", OpName: "add", Inputs: []*graph.Variable{x, x}, ForceOpaque: true, Opaque: "node",
+		OutputInfos: []ops.Info{{DType: ndarray.Float32}}})
+	if err != nil || o.Def() != nil || o.OpName() != "add" || o.Opaque() != "node" {
+		t.Errorf("forced opaque op: %v %v", o, err)
+	}
+	if _, err := g.AddOp(graph.OpSpec{Name: "kept", OpName: "neg", Inputs: []*graph.Variable{x}}); err == nil {
+		t.Error("a second op named kept accepted")
+	}
+	if _, err := g.AddOp(graph.OpSpec{OpName: "neg", Inputs: []*graph.Variable{x}, OutputNames: []string{"x"}}); err == nil {
+		t.Error("an output named like an existing variable accepted")
+	}
+	if err := g.AddBackEdge(o, x); err == nil {
+		t.Error("a back edge into a non-merge accepted")
+	}
+}
+
+func TestControlFlowBuildErrors(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, 2)
+	i := g.Placeholder("i", ndarray.Int32, 2)
+	p := g.Placeholder("p", ndarray.Bool)
+	if _, err := g.If(p, []*graph.Variable{x},
+		func(in []*graph.Variable) []*graph.Variable { return in },
+		func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{i} }); err == nil || !strings.Contains(err.Error(), "int32") {
+		t.Errorf("branches of different dtypes: %v", err)
+	}
+	if _, err := g.If(x, []*graph.Variable{x},
+		func(in []*graph.Variable) []*graph.Variable { return in },
+		func(in []*graph.Variable) []*graph.Variable { return in }); err == nil {
+		t.Error("a float predicate accepted")
+	}
+	if _, err := g.While([]*graph.Variable{x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Sum() },
+		func(v []*graph.Variable) []*graph.Variable { return v }); err == nil || !strings.Contains(err.Error(), "not bool") {
+		t.Errorf("a float loop condition: %v", err)
+	}
+	if _, err := g.While([]*graph.Variable{x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Sum().Gt(g.Scalar(ndarray.Float32, 0)) },
+		func(v []*graph.Variable) []*graph.Variable { return []*graph.Variable{v[0].Reshape(1, 2)} }); err == nil || !strings.Contains(err.Error(), "shape") {
+		t.Errorf("a body that changes the shape: %v", err)
+	}
+	if _, err := g.While(nil, nil, nil); err == nil {
+		t.Error("a loop without variables accepted")
+	}
+}
