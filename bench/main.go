@@ -3,7 +3,7 @@
 // ratio, and sdgo's allocations and peak heap per step. It is what
 // `make bench` runs.
 //
-//	go run ./bench [-rounds 5] [-steps 20] [-models mlp-f32,mlp-f64,chain50,views] [-long 1000]
+//	go run ./bench [-rounds 5] [-steps 20] [-models mlp-f32,mlp-f64,chain50,views,parallel] [-long 1000]
 //
 // Times are medians over rounds, each timing a run of steps; the machine is
 // shared, so ratios measured in the same run mean more than absolute times.
@@ -28,7 +28,7 @@ type result struct {
 	model, batch     string
 	sdgo, peer       time.Duration // per step; peer 0 when there is none
 	peerName         string
-	allocs, bytes    float64 // sdgo, per step
+	allocs, bytes    float64 // sdgo, per step; allocs < 0 when not measured
 	peakHeap, budget int64   // sdgo: peak heap in a step, and the bytes it should stay within / 1.5
 	note             string
 }
@@ -36,7 +36,7 @@ type result struct {
 func main() {
 	rounds := flag.Int("rounds", 5, "timing rounds (the median is reported)")
 	steps := flag.Int("steps", 20, "steps per timing round")
-	models := flag.String("models", "mlp-f32,mlp-f64,chain50,views", "models to run")
+	models := flag.String("models", "mlp-f32,mlp-f64,chain50,views,parallel", "models to run")
 	long := flag.Int("long", 1000, "steps of the long run that checks the heap does not grow (0: skip)")
 	flag.Parse()
 
@@ -55,6 +55,8 @@ func main() {
 			r, err = chainBench(*rounds, *steps*50)
 		case "views":
 			r, err = viewsBench(*rounds, *steps)
+		case "parallel":
+			r, err = parallelBench(*rounds, *steps)
 		default:
 			err = fmt.Errorf("unknown model %q", m)
 		}
@@ -77,8 +79,12 @@ func main() {
 			peak = mib(r.peakHeap)
 			budget = mib(r.budget * 3 / 2)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\t%s\t%.0f\t%s\t%s\t%s\t\n", r.model, r.batch, r.sdgo, peer, r.peerName, ratio,
-			r.allocs, kib(r.bytes), peak, budget)
+		allocs, bytes := "-", "-"
+		if r.allocs >= 0 {
+			allocs, bytes = fmt.Sprintf("%.0f", r.allocs), kib(r.bytes)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.model, r.batch, r.sdgo, peer, r.peerName, ratio,
+			allocs, bytes, peak, budget)
 	}
 	w.Flush()
 	for _, r := range rows {

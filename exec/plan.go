@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ops"
@@ -24,6 +25,11 @@ type plan struct {
 	dynamic   bool
 	consumers [][]int  // slot -> steps reading it
 	backEdge  [][]bool // step -> input -> produced by next_iteration (loop merges)
+
+	// For concurrent runs (parallel.go), built on first use.
+	depOnce sync.Once
+	npred   []int32
+	succ    [][]int
 }
 
 type step struct {

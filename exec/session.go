@@ -68,6 +68,10 @@ type Session struct {
 	listeners []Listener
 	pool      *pool
 	runs      sync.Pool // *run, for reuse
+	// Parallel, when above 1, lets up to that many independent ops of a
+	// plan without control flow run at the same time (runs with listeners
+	// stay sequential). Set it before the session's first run.
+	Parallel int
 	// MaxIterations bounds every loop's iterations (DefaultMaxIterations
 	// when 0); a loop that runs longer fails.
 	MaxIterations int
@@ -324,8 +328,9 @@ func (ru *run) release(sl int) {
 // overwritable reports whether the running step may write into input i's
 // buffer: the run owns it, no other slot holds it, and this step is the
 // last reader of the slot (counting an input given twice as two reads).
-func (ru *run) overwritable(i int) bool {
-	st := ru.cur
+func (ru *run) overwritable(i int) bool { return ru.overwritableFor(ru.cur, i) }
+
+func (ru *run) overwritableFor(st *step, i int) bool {
 	if st == nil || i >= len(st.in) || st.def.Flags&ops.InPlace == 0 {
 		return false
 	}
@@ -347,6 +352,9 @@ func (ru *run) exec() error {
 	ru.ctx.ResetState()
 	if ru.p.dynamic {
 		return ru.execDynamic()
+	}
+	if w := ru.s.Parallel; w > 1 && len(ru.listeners) == 0 && len(ru.p.steps) > 1 {
+		return ru.execParallel(w)
 	}
 	ins := make([]*ndarray.Array, 0, 8)
 	for k := range ru.p.steps {
@@ -481,7 +489,8 @@ func (s *Session) maxIterations() int {
 }
 
 // needed reports whether output i of the running step has a reader.
-func (ru *run) needed(i int) bool {
-	st := ru.cur
+func (ru *run) needed(i int) bool { return ru.neededFor(ru.cur, i) }
+
+func (ru *run) neededFor(st *step, i int) bool {
 	return st == nil || i >= len(st.out) || ru.left[st.out[i]] > 0
 }

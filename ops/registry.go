@@ -140,6 +140,9 @@ const (
 	// out itself, with frames, iterations and dead values; its Run is the
 	// plain data movement, for use outside an executor.
 	ControlFlow
+	// Stateful: the op keeps objects in the run's state (Ctx.State), such
+	// as tensor arrays; an executor running ops concurrently runs it alone.
+	Stateful
 )
 
 // Def defines one op.
@@ -281,7 +284,11 @@ func (c *Ctx) State() map[any]any {
 
 // ResetState gives the context an empty store; the executor calls it when a
 // run starts.
-func (c *Ctx) ResetState() { c.state = nil }
+func (c *Ctx) ResetState() { c.state = map[any]any{} }
+
+// ShareState makes c use other's store, for an executor whose workers run
+// the ops of one run.
+func (c *Ctx) ShareState(other *Ctx) { c.state = other.State() }
 
 // SetNeeded installs the executor's answer to Needed.
 func (c *Ctx) SetNeeded(f func(i int) bool) { c.needed = f }
