@@ -15,12 +15,6 @@ import (
 // writes through views), from the expectations and gradient cases of its
 // tests (op_test.go, grad_test.go, exec_test.go).
 
-// stridedLayoutsOK reports whether ndarray accepts layouts whose strides
-// step over elements (x[::2] of a 2x5 array: shape [2 3], strides [5 2]).
-// Until it does, the view ops reject interval steps above 1 and the cases
-// that need them are left out (as createview's own tests skip them).
-var stridedLayoutsOK = ndarray.Layout{Shape: []int{2, 3}, Strides: []int{5, 2}}.Validate(10) == nil
-
 // linspace returns the packed array 1, 2, ..., n of the given shape.
 func linspace(shape ...int) *ndarray.Array {
 	n := 1
@@ -79,13 +73,11 @@ func init() {
 		{"view_assign bool", cv.OpAssign, ops.Args{}, withIdx(A(bools([]int{2}, false, false), ndarray.Scalar(true)), P(1)),
 			A(bools([]int{2}, false, true)), 0},
 	}
-	if stridedLayoutsOK {
-		cases = append(cases,
-			fwd{"create_view steps", cv.OpName, ops.Args{}, withIdx(A(x), IS(0, 3, 2, false), IS(0, 4, 3, false)), A(f64([]int{2, 2}, 1, 4, 9, 12)), 0},
-			fwd{"view_add steps", cv.OpAdd, ops.Args{}, withIdx(A(x, f64([]int{2}, 100, 200)), IS(-3, -1, 2, true), IS(1, 4, 2, false)),
-				A(f64([]int{3, 4}, 1, 102, 3, 204, 5, 6, 7, 8, 9, 110, 11, 212)), 0},
-		)
-	}
+	cases = append(cases,
+		fwd{"create_view steps", cv.OpName, ops.Args{}, withIdx(A(x), IS(0, 3, 2, false), IS(0, 4, 3, false)), A(f64([]int{2, 2}, 1, 4, 9, 12)), 0},
+		fwd{"view_add steps", cv.OpAdd, ops.Args{}, withIdx(A(x, f64([]int{2}, 100, 200)), IS(-3, -1, 2, true), IS(1, 4, 2, false)),
+			A(f64([]int{3, 4}, 1, 102, 3, 204, 5, 6, 7, 8, 9, 110, 11, 212)), 0},
+	)
 	for _, c := range cases {
 		forward(c.name, c.op, c.args, c.in, c.want, c.tol)
 	}
@@ -108,9 +100,6 @@ func init() {
 	})
 
 	for _, c := range viewGradCases() {
-		if c.strided && !stridedLayoutsOK {
-			continue
-		}
 		name := "gradient " + c.name
 		Register(c.op, name, func() validation.TestCase {
 			g := graph.New()
@@ -140,11 +129,10 @@ func viewGradOptions() *validation.GradCheckOptions {
 // Σ y·R for fixed random R, so every element of y is checked with its own
 // weight.
 type viewGradCase struct {
-	op      string // the op the case is registered under
-	name    string
-	inputs  []*ndarray.Array
-	build   func(g *graph.Graph, x []*graph.Variable) *graph.Variable
-	strided bool // needs strided layouts (stridedLayoutsOK)
+	op     string // the op the case is registered under
+	name   string
+	inputs []*ndarray.Array
+	build  func(g *graph.Graph, x []*graph.Variable) *graph.Variable
 }
 
 func randArr(r *rand.Rand, lo, hi float64, shape ...int) *ndarray.Array {
@@ -179,33 +167,33 @@ func viewGradCases() []viewGradCase {
 	cs := []viewGradCase{
 		{cv.OpName, "view negative point and interval", []*ndarray.Array{n(4, 5)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			return x[0].View(I(-3, -1), N(), P(-2))
-		}, false},
+		}},
 		{cv.OpName, "view new axes first", []*ndarray.Array{n(3, 4)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			return x[0].View(N(), N(), P(-1), IS(-4, -2, 1, true))
-		}, false},
+		}},
 		{cv.OpName, "view strided", []*ndarray.Array{n(5, 6)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			return x[0].View(IS(-5, 5, 2, false), IS(1, -1, 3, true))
-		}, true},
+		}},
 		{cv.OpName, "view of a view", []*ndarray.Array{n(4, 5)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			return x[0].View(I(1, 4)).View(A(), P(-1))
-		}, false},
+		}},
 		{cv.OpName, "view used twice", []*ndarray.Array{n(3, 3)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			return x[0].View(P(0)).Mul(x[0].View(A(), P(-1)))
-		}, false},
+		}},
 		{cv.OpNameBP, "create_view_bp (second order)", []*ndarray.Array{n(2)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			ins := []*graph.Variable{g.Const("shape", shapeA), x[0]}
 			for _, d := range cv.Descriptors(I(0, -1), P(-1)) {
 				ins = append(ins, g.Const("", ints(d...)))
 			}
 			return g.Apply(cv.OpNameBP, ops.Args{}, ins...)
-		}, false},
+		}},
 		{cv.OpNameBP, "create_view_bp broadcast (second order)", []*ndarray.Array{n(1)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			ins := []*graph.Variable{g.Const("shape", shapeB), x[0]}
 			for _, d := range cv.Descriptors(A(), P(1)) {
 				ins = append(ins, g.Const("", ints(d...)))
 			}
 			return g.Apply(cv.OpNameBP, ops.Args{}, ins...)
-		}, false},
+		}},
 	}
 	for _, name := range []string{"assign", "add", "sub", "mul", "div"} {
 		w, op := writes[name], opOf[name]
@@ -216,16 +204,16 @@ func viewGradCases() []viewGradCase {
 		cs = append(cs,
 			viewGradCase{op, name + " row, negative point", []*ndarray.Array{n(3, 4), val(4)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 				return w(x[0].View(P(-1)), x[1])
-			}, false},
+			}},
 			viewGradCase{op, name + " scalar into a block", []*ndarray.Array{n(3, 4), val()}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 				return w(x[0].View(I(-2, 3), IS(1, -2, 1, true)), x[1])
-			}, false},
+			}},
 			viewGradCase{op, name + " column broadcast, new axis", []*ndarray.Array{n(3, 4), val(1, 3, 1)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 				return w(x[0].View(N(), A(), I(-3, -1)), x[1])
-			}, false},
+			}},
 			viewGradCase{op, name + " strided", []*ndarray.Array{n(4, 6), val(2, 1)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 				return w(x[0].View(IS(-4, 4, 2, false), IS(0, 5, 2, true)), x[1])
-			}, true},
+			}},
 			// view -> write -> view -> loss
 			viewGradCase{op, name + " chain view, write, view", []*ndarray.Array{n(4, 5), val(3)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 				v := x[0].View(I(1, 4))           // 3x5
@@ -233,7 +221,7 @@ func viewGradCases() []viewGradCase {
 				// Read back the written column (rows 1, 2) and, summed,
 				// row 0's columns 2 and 3 (3 is the written one).
 				return v2.View(N(), I(-2, 3), P(-2)).Add(v2.View(P(0), I(2, 4)).Sum())
-			}, false},
+			}},
 		)
 	}
 	// Two writes in a row, the second's value read from the first's result
@@ -243,12 +231,12 @@ func viewGradCases() []viewGradCase {
 			x1 := x[0].View(P(-1)).MulAssign(x[1])
 			x2 := x1.View(A(), P(0)).AddAssign(x1.View(A(), P(-1)).Mul(x[2]))
 			return x2.View(I(-2, 3))
-		}, false},
+		}},
 		viewGradCase{cv.OpDiv, "two writes strided", []*ndarray.Array{n(4, 6), nz(2, 1), n(3)}, func(g *graph.Graph, x []*graph.Variable) *graph.Variable {
 			x1 := x[0].View(IS(0, 4, 3, false), IS(-6, 6, 2, false)).DivAssign(x[1])
 			x2 := x1.View(P(-1), IS(0, 5, 2, true)).Assign(x[2])
 			return x2.View(A(), IS(0, -1, 2, false)) // columns 0, 2, 4: both writes
-		}, true},
+		}},
 	)
 	return cs
 }
