@@ -187,7 +187,15 @@ func PackedOn(buf *Buffer, shape []int) (*Array, error) {
 	if len(shape) > MaxRank || shapeSize(shape) != buf.n || buf.n == 0 {
 		return nil, fmt.Errorf("ndarray: shape %v does not fill a buffer of %d", shape, buf.n)
 	}
-	dims := make([]int, 2*len(shape))
+	var dims []int
+	var a *Array
+	if len(shape) <= smallRank {
+		// One allocation: the array and its dims together.
+		sa := &smallArray{}
+		a, dims = &sa.Array, sa.dims[:2*len(shape)]
+	} else {
+		a, dims = &Array{}, make([]int, 2*len(shape))
+	}
 	sh, st := dims[:len(shape):len(shape)], dims[len(shape):]
 	copy(sh, shape)
 	s := 1
@@ -197,7 +205,17 @@ func PackedOn(buf *Buffer, shape []int) (*Array, error) {
 			s *= shape[i]
 		}
 	}
-	return &Array{buf: buf, shape: sh, strides: st}, nil
+	a.buf, a.shape, a.strides = buf, sh, st
+	return a, nil
+}
+
+// smallRank is the largest rank whose dims PackedOn keeps inside the array's
+// own allocation.
+const smallRank = 4
+
+type smallArray struct {
+	Array
+	dims [2 * smallRank]int
 }
 
 // WithLayout returns a view of a's buffer with another layout. It costs

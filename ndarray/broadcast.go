@@ -33,7 +33,12 @@ func BroadcastShapes(a, b []int) ([]int, error) {
 // broadcastStrides returns a's strides over the index space out, which a
 // broadcasts to: right-aligned, 0 on axes a lacks or has size 1 on.
 func broadcastStrides(a *Array, out []int) []int {
-	st := make([]int, len(out))
+	return broadcastStridesInto(make([]int, len(out)), a, out)
+}
+
+// broadcastStridesInto is broadcastStrides writing into st (len(out) long).
+func broadcastStridesInto(st []int, a *Array, out []int) []int {
+	clear(st)
 	d := len(out) - len(a.shape)
 	for i := range a.shape {
 		if a.shape[i] != 1 {

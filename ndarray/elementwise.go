@@ -358,7 +358,8 @@ func hasZero[T Num](a *Array) bool {
 
 func binaryTyped[T Num](op BinaryOp, dst, a, b *Array) {
 	shape := dst.shape
-	nn, ok := newNest(shape, 3, [3][]int{dst.strides, broadcastStrides(a, shape), broadcastStrides(b, shape)},
+	var sa, sb [MaxRank]int
+	nn, ok := newNest(shape, 3, [3][]int{dst.strides, broadcastStridesInto(sa[:len(shape)], a, shape), broadcastStridesInto(sb[:len(shape)], b, shape)},
 		[3]int{dst.offset, a.offset, b.offset})
 	if !ok {
 		return
