@@ -100,8 +100,9 @@ func readAll(r io.Reader) ([]byte, error) {
 // Variables keep their kinds, dtypes and values; placeholders their shapes
 // (-1 for unknown sizes); every node becomes an op with its arguments, in
 // an order that respects the data dependencies whatever order the file
-// lists them in. Nodes of ops sdgo implements become ordinary ops; the
-// others, and control-flow nodes, become opaque ops that fail only when run.
+// lists them in. Nodes of ops sdgo implements (the control-flow primitives
+// too) become ordinary ops; the others become opaque ops that fail only when
+// run.
 // Every op carries the file's node (a *FileNode, Op.Opaque()) so that Save
 // writes back properties and fields sdgo does not model. ReportOf tells what
 // loading found: ops sdgo lacks, dtypes it cannot compute with, anything
@@ -672,7 +673,17 @@ func (l *loader) addNode(i int) error {
 	if note != "" {
 		l.warnf("node %q: %s", n.Name, note)
 	}
-	if len(gin) < len(fn.inputs) {
+	dropped := 0
+	if def != nil && stringDataOps[def.Name] && len(gin) == len(fn.inputs) {
+		args := argsFromNode(n, def)
+		if predict(def, gin, &args, len(l.outNames[i])) != "" {
+			gin, dropped = dropNonComputable(fn, gin)
+			if dropped > 0 {
+				l.warnf("node %q (%s): %d inputs of dtypes sdgo cannot compute with are kept in the file node, not given to the op", n.Name, n.OpName, dropped)
+			}
+		}
+	}
+	if len(gin)+dropped < len(fn.inputs) {
 		if def == nil || def.Name != "merge" {
 			l.warnf("node %q (%s): loop back edge from %s kept in the file node, not wired in the graph", n.Name, n.OpName, backEdges(fn))
 			def = nil
@@ -730,6 +741,27 @@ func (l *loader) addNode(i int) error {
 	}
 	l.rp.Opaque = append(l.rp.Opaque, n.Name)
 	return l.registerOp(i, op, n)
+}
+
+// dropNonComputable takes the inputs of dtypes sdgo cannot compute with
+// (strings) out of a node's graph inputs; the file node keeps them by name.
+func dropNonComputable(fn *FileNode, gin []*graph.Variable) ([]*graph.Variable, int) {
+	var kept []*graph.Variable
+	dropped := 0
+	for k, in := range fn.inputs {
+		if in.graphIndex < 0 {
+			continue
+		}
+		v := gin[in.graphIndex]
+		if !v.DType().Computable() {
+			fn.inputs[k].graphIndex = -1
+			dropped++
+			continue
+		}
+		fn.inputs[k].graphIndex = len(kept)
+		kept = append(kept, v)
+	}
+	return kept, dropped
 }
 
 // unwire forgets node i as a loop merge waiting for its back edges: it is

@@ -21,8 +21,9 @@ import (
 // of one of the op's names. Legacy ops are matched by name, falling back to
 // (opType, opNum); legacy numbers changed over the years, so a number that
 // disagrees with the registry's is reported, not fatal. Control-flow nodes
-// (opType LOGIC, or the TF v1 control-flow op names) always load as opaque
-// nodes: their loops form cycles that sdgo's graphs do not model yet.
+// (opType LOGIC, or the TF v1 control-flow op names) load as the registered
+// primitives, a loop's merge getting its back edges once the whole graph is
+// in (see load.go).
 
 // libnd4jNames maps SameDiff op names to the libnd4j op whose hash files
 // store beside them, where the two differ.
@@ -46,6 +47,19 @@ var nameAliases = map[string]string{
 	"Enter": "enter", "Exit": "exit", "Switch": "switch", "Merge": "merge",
 	"LoopCond": "loop_cond", "NextIteration": "next_iteration",
 }
+
+// elementOps are the ops whose output dtype is their dtype arg 0 (the
+// tensor array ops that give elements: shape inference cannot know it from
+// their inputs). A file's node that does not set it gets it from the node's
+// output types.
+var elementOps = map[string]bool{
+	"tensorarrayreadv3": true, "tensorarraygatherv3": true, "tensorarraystack": true, "tensorarrayconcatv3": true,
+}
+
+// stringDataOps are ops whose inputs after the first are data to show
+// (Assert): when the graph cannot take their string inputs, the node is
+// wired without them, and the file node keeps them for saving.
+var stringDataOps = map[string]bool{"Assert": true}
 
 // controlFlowNames are the TF v1 control-flow ops SameDiff writes as LOGIC
 // nodes (and libnd4j's logic ops).
@@ -180,6 +194,11 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 		}
 		if len(a.B) == 0 {
 			a.B = []bool{constant}
+		}
+	}
+	if d != nil && elementOps[d.Name] && len(a.D) == 0 && len(n.OutputTypes) > 0 {
+		if dt := ndarray.DType(n.OutputTypes[0]); dt.Known() {
+			a.D = []ndarray.DType{dt}
 		}
 	}
 	if d != nil && d.Type == ops.Scalar && len(a.F) == 0 && n.Scalar != nil {

@@ -49,10 +49,10 @@ type FileNode struct {
 }
 
 // fileInput is one input of a file node: an input of the graph op (index
-// into Op.Inputs()), or, for a loop's back edge the graph does not wire, the
-// name of the variable.
+// into Op.Inputs()), or, for an input the graph does not wire (a loop's back
+// edge, a string input of Assert), the name of the variable.
 type fileInput struct {
-	graphIndex int // -1 for a back edge
+	graphIndex int // -1 for an input the graph does not wire
 	name       string
 }
 

@@ -27,6 +27,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case "gradcheck":
 		return runGradcheck(args[1:], stdout, stderr)
+	case "run":
+		return runGraphCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -41,5 +43,6 @@ func usage(w io.Writer) {
 
 commands:
   gradcheck  check a graph file's gradients against central differences (sdgo gradcheck -h)
+  run        run a graph file and print its outputs (sdgo run -h)
   version    print the version, the Go runtime and the kernel instruction set`)
 }

@@ -1,0 +1,648 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize"
+)
+
+const runUsage = `usage: sdgo run [flags] FILE.fb [OUTPUT...]
+
+Loads a SameDiff graph file, feeds its placeholders, runs the graph and
+prints the outputs: the OUTPUT names given (or -out), else the file's loss
+variables, else every op output that no op consumes. Outputs that lie in a
+branch the graph did not take are listed as such (an error when named
+explicitly).
+
+Placeholders take the values of -feed flags, else those of -feeds, else the
+values the file stores for them; a placeholder that gets none is an error.
+  -feed name=v1,v2,...           values in C order, in the placeholder's dtype
+                                 (numbers, or true/false for bools); the shape
+                                 is the placeholder's, a single unknown size
+                                 taking what the values leave
+  -feed name=v1,v2,...:2x3       the same with an explicit shape (":" alone is
+                                 a scalar)
+  -feeds values.json             a JSON object: "name": a number, a bool, a
+                                 nested list (its nesting gives the shape), or
+                                 {"shape": [2, 3], "values": [flat list]}
+
+Exit status: 0 when every output was computed, 1 when the run fails (the
+message names the op and its inputs), 2 on a usage error or a file that
+does not load.
+
+flags:`
+
+// runFeedSpec is one -feed flag: values as written and an optional shape.
+type runFeedSpec struct {
+	vals  []string
+	shape []int // nil: from the placeholder
+}
+
+type runFeedFlags map[string]runFeedSpec
+
+func (f *runFeedFlags) String() string { return "" }
+
+func (f *runFeedFlags) Set(s string) error {
+	name, rest, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("want name=v1,v2,...[:shape], got %q", s)
+	}
+	spec := runFeedSpec{}
+	if list, sh, hasShape := strings.Cut(rest, ":"); hasShape {
+		rest = list
+		spec.shape = []int{}
+		if sh = strings.TrimSpace(sh); sh != "" {
+			for _, d := range strings.Split(sh, "x") {
+				n, err := strconv.Atoi(strings.TrimSpace(d))
+				if err != nil || n < 0 {
+					return fmt.Errorf("-feed %s: bad shape %q (want sizes like 2x3)", name, sh)
+				}
+				spec.shape = append(spec.shape, n)
+			}
+		}
+	}
+	for _, v := range strings.Split(rest, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			spec.vals = append(spec.vals, v)
+		}
+	}
+	if *f == nil {
+		*f = runFeedFlags{}
+	}
+	(*f)[name] = spec
+	return nil
+}
+
+// runGraphCmd is `sdgo run`.
+func runGraphCmd(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, runUsage)
+		fs.PrintDefaults()
+	}
+	var (
+		feeds     runFeedFlags
+		feedsFile = fs.String("feeds", "", "a JSON `file` of placeholder values")
+		outs      = fs.String("out", "", "comma-separated outputs to run (as well as those named after the file)")
+		asJSON    = fs.Bool("json", false, "print the outputs as one JSON object")
+		maxElems  = fs.Int("max", 1000, "print at most `N` elements of each output (0: all)")
+	)
+	fs.Var(&feeds, "feed", "a placeholder's values, `name=v1,v2,...[:shape]` (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() < 1 {
+		fs.Usage()
+		return 2
+	}
+	g, err := serialize.Load(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
+		return 2
+	}
+	named := fs.Args()[1:]
+	for _, o := range strings.Split(*outs, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			named = append(named, o)
+		}
+	}
+	for _, n := range named {
+		if _, ok := g.Variable(n); !ok {
+			fmt.Fprintf(stderr, "sdgo run: the graph has no variable %q\n", n)
+			return 2
+		}
+	}
+	explicit := len(named) > 0
+	if !explicit {
+		named = defaultRunOutputs(g)
+		if len(named) == 0 {
+			fmt.Fprintln(stderr, "sdgo run: the graph has no outputs to run")
+			return 2
+		}
+	}
+	var fileVals map[string]any
+	if *feedsFile != "" {
+		b, err := os.ReadFile(*feedsFile)
+		if err == nil {
+			err = json.Unmarshal(b, &fileVals)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "sdgo run: -feeds %s: %v\n", *feedsFile, err)
+			return 2
+		}
+	}
+	fed, err := runPlaceholderValues(g, feeds, fileVals, named)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
+		return 2
+	}
+	results, dead, err := runOutputs(g, fed, named)
+	if err != nil {
+		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
+		return 1
+	}
+	if explicit && len(dead) > 0 {
+		fmt.Fprintf(stderr, "sdgo run: %s lies in a branch that was not taken\n", strings.Join(quoteAll(dead), ", "))
+		return 1
+	}
+	if *asJSON {
+		obj := map[string]any{}
+		for _, n := range named {
+			if a := results[n]; a != nil {
+				obj[n] = arrayJSON(a)
+			} else {
+				obj[n] = map[string]any{"notTaken": true}
+			}
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(obj); err != nil {
+			fmt.Fprintf(stderr, "sdgo run: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	for _, n := range named {
+		a := results[n]
+		if a == nil {
+			fmt.Fprintf(stdout, "%s: not computed (in a branch that was not taken)\n", n)
+			continue
+		}
+		fmt.Fprintf(stdout, "%s: %v%v\n%s\n", n, a.DType(), a.Shape(), formatArray(a, *maxElems))
+	}
+	return 0
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = strconv.Quote(x)
+	}
+	return out
+}
+
+// defaultRunOutputs are the loss variables, else the op outputs no op
+// consumes (in the graph's order), else every variable no op consumes.
+func defaultRunOutputs(g *graph.Graph) []string {
+	if l := g.Losses(); len(l) > 0 {
+		return l
+	}
+	used := map[*graph.Variable]bool{}
+	for _, o := range g.Ops() {
+		for _, in := range o.Inputs() {
+			used[in] = true
+		}
+	}
+	var arrays, all []string
+	for _, v := range g.Variables() {
+		if used[v] {
+			continue
+		}
+		all = append(all, v.Name())
+		if v.Op() != nil {
+			arrays = append(arrays, v.Name())
+		}
+	}
+	if len(arrays) > 0 {
+		return arrays
+	}
+	return all
+}
+
+// runOutputs runs the outputs together; when some lie in a branch not
+// taken, it runs them one by one and reports those (nil results).
+func runOutputs(g *graph.Graph, feeds map[string]*ndarray.Array, names []string) (map[string]*ndarray.Array, []string, error) {
+	s := exec.New(g)
+	res, err := s.Output(feeds, names...)
+	if err == nil {
+		return res, nil, nil
+	}
+	if !isNotTaken(err) {
+		return nil, nil, err
+	}
+	res = map[string]*ndarray.Array{}
+	var dead []string
+	for _, n := range names {
+		r, err := s.Output(feeds, n)
+		switch {
+		case err == nil:
+			res[n] = r[n]
+		case isNotTaken(err):
+			dead = append(dead, n)
+		default:
+			return nil, nil, err
+		}
+	}
+	return res, dead, nil
+}
+
+// isNotTaken recognizes the executor's error for an output in a branch
+// that was not taken.
+func isNotTaken(err error) bool {
+	return strings.Contains(err.Error(), "branch that was not taken")
+}
+
+// needed returns the placeholders the outputs depend on.
+func neededPlaceholders(g *graph.Graph, names []string) map[string]bool {
+	need := map[string]bool{}
+	seen := map[*graph.Op]bool{}
+	var stack []*graph.Variable
+	for _, n := range names {
+		if v, ok := g.Variable(n); ok {
+			stack = append(stack, v)
+		}
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if v.Type() == graph.PLACEHOLDER {
+			need[v.Name()] = true
+		}
+		o := v.Op()
+		if o == nil || seen[o] {
+			continue
+		}
+		seen[o] = true
+		stack = append(stack, o.Inputs()...)
+	}
+	return need
+}
+
+// runPlaceholderValues gives every placeholder the outputs need a value:
+// from -feed, from the -feeds file, or the file's stored one.
+func runPlaceholderValues(g *graph.Graph, flags runFeedFlags, file map[string]any, outputs []string) (map[string]*ndarray.Array, error) {
+	for name := range flags {
+		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
+			return nil, fmt.Errorf("-feed %s: the graph has no placeholder of that name", name)
+		}
+	}
+	for name := range file {
+		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
+			return nil, fmt.Errorf("-feeds: the graph has no placeholder %q", name)
+		}
+	}
+	stored := map[string]*ndarray.Array{}
+	if rep := serialize.ReportOf(g); rep != nil && rep.PlaceholderValues != nil {
+		stored = rep.PlaceholderValues
+	}
+	need := neededPlaceholders(g, outputs)
+	out := map[string]*ndarray.Array{}
+	phs := g.VariablesOf(graph.PLACEHOLDER)
+	sort.SliceStable(phs, func(i, j int) bool { return phs[i].Name() < phs[j].Name() })
+	for _, p := range phs {
+		var a *ndarray.Array
+		var err error
+		switch spec, ok := flags[p.Name()]; {
+		case ok:
+			a, err = feedFromStrings(p, spec)
+		case file[p.Name()] != nil:
+			a, err = feedFromJSON(p, file[p.Name()])
+		case stored[p.Name()] != nil:
+			a = stored[p.Name()]
+		case need[p.Name()]:
+			return nil, fmt.Errorf("placeholder %q (%v%v) needs a value: give it with -feed %s=... or -feeds", p.Name(), p.DType(), p.Shape(), p.Name())
+		default:
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name()] = a
+	}
+	return out, nil
+}
+
+// feedShape returns the shape of n values fed to p: the given one, else
+// the placeholder's with a single unknown size filled.
+func feedShape(p *graph.Variable, given []int, n int) ([]int, error) {
+	if given != nil {
+		return given, nil
+	}
+	shape := append([]int(nil), p.Shape()...)
+	if p.Shape() == nil {
+		return []int{n}, nil
+	}
+	known, free := 1, -1
+	for i, d := range shape {
+		if d >= 0 {
+			known *= d
+			continue
+		}
+		if free >= 0 {
+			return nil, fmt.Errorf("placeholder %q has shape %v: give the shape with -feed %s=...:shape", p.Name(), p.Shape(), p.Name())
+		}
+		free = i
+	}
+	if free >= 0 {
+		if known == 0 || n%known != 0 {
+			return nil, fmt.Errorf("placeholder %q has shape %v: %d values do not fit", p.Name(), p.Shape(), n)
+		}
+		shape[free] = n / known
+	}
+	return shape, nil
+}
+
+func feedFromStrings(p *graph.Variable, spec runFeedSpec) (*ndarray.Array, error) {
+	shape, err := feedShape(p, spec.shape, len(spec.vals))
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]any, len(spec.vals))
+	for i, s := range spec.vals {
+		switch strings.ToLower(s) {
+		case "true":
+			vals[i] = true
+		case "false":
+			vals[i] = false
+		default:
+			vals[i] = s
+		}
+	}
+	a, err := arrayOf(p.DType(), vals, shape)
+	if err != nil {
+		return nil, fmt.Errorf("-feed %s (placeholder %v%v): %v", p.Name(), p.DType(), p.Shape(), err)
+	}
+	return a, nil
+}
+
+func feedFromJSON(p *graph.Variable, v any) (*ndarray.Array, error) {
+	var flat []any
+	var shape []int
+	if m, ok := v.(map[string]any); ok {
+		vals, _ := m["values"].([]any)
+		if vals == nil {
+			return nil, fmt.Errorf("-feeds: %q: an object needs \"values\" (a flat list) and optionally \"shape\"", p.Name())
+		}
+		flat = vals
+		if sh, ok := m["shape"].([]any); ok {
+			shape = []int{}
+			for _, d := range sh {
+				f, ok := d.(float64)
+				if !ok || f < 0 || f != math.Trunc(f) {
+					return nil, fmt.Errorf("-feeds: %q: bad shape %v", p.Name(), m["shape"])
+				}
+				shape = append(shape, int(f))
+			}
+		}
+	} else {
+		var err error
+		shape, flat, err = nested(v)
+		if err != nil {
+			return nil, fmt.Errorf("-feeds: %q: %v", p.Name(), err)
+		}
+	}
+	shape, err := feedShape(p, shape, len(flat))
+	if err != nil {
+		return nil, err
+	}
+	a, err := arrayOf(p.DType(), flat, shape)
+	if err != nil {
+		return nil, fmt.Errorf("-feeds: %q (placeholder %v%v): %v", p.Name(), p.DType(), p.Shape(), err)
+	}
+	return a, nil
+}
+
+// nested flattens a JSON value (a number, a bool, or rectangular nested
+// lists) and returns its shape.
+func nested(v any) ([]int, []any, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return []int{}, []any{v}, nil
+	}
+	if len(list) == 0 {
+		return []int{0}, nil, nil
+	}
+	var inner []int
+	var flat []any
+	for i, x := range list {
+		s, f, err := nested(x)
+		if err != nil {
+			return nil, nil, err
+		}
+		if i == 0 {
+			inner = s
+		} else if fmt.Sprint(s) != fmt.Sprint(inner) {
+			return nil, nil, fmt.Errorf("the nested lists are not rectangular")
+		}
+		flat = append(flat, f...)
+	}
+	return append([]int{len(list)}, inner...), flat, nil
+}
+
+// arrayOf builds an array of dtype dt from values (strings, float64s or
+// bools) in C order.
+func arrayOf(dt ndarray.DType, vals []any, shape []int) (*ndarray.Array, error) {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	if n != len(vals) {
+		return nil, fmt.Errorf("%d values for shape %v", len(vals), shape)
+	}
+	switch dt {
+	case ndarray.Bool:
+		out := make([]bool, n)
+		for i, v := range vals {
+			switch x := v.(type) {
+			case bool:
+				out[i] = x
+			case float64:
+				out[i] = x != 0
+			case string:
+				f, err := strconv.ParseFloat(x, 64)
+				if err != nil {
+					return nil, fmt.Errorf("value %q is not a bool", x)
+				}
+				out[i] = f != 0
+			default:
+				return nil, fmt.Errorf("value %v is not a bool", v)
+			}
+		}
+		return ndarray.FromSlice(out, shape...)
+	case ndarray.Int32, ndarray.Int64:
+		out := make([]int64, n)
+		for i, v := range vals {
+			switch x := v.(type) {
+			case float64:
+				if x != math.Trunc(x) {
+					return nil, fmt.Errorf("value %v is not an integer", x)
+				}
+				out[i] = int64(x)
+			case string:
+				k, err := strconv.ParseInt(x, 10, 64)
+				if err != nil {
+					return nil, fmt.Errorf("value %q is not an integer", x)
+				}
+				out[i] = k
+			case bool:
+				if x {
+					out[i] = 1
+				}
+			default:
+				return nil, fmt.Errorf("value %v is not an integer", v)
+			}
+		}
+		a, err := ndarray.FromSlice(out, shape...)
+		if err != nil {
+			return nil, err
+		}
+		return ndarray.Cast(a, dt)
+	case ndarray.Float32, ndarray.Float64:
+		out := make([]float64, n)
+		for i, v := range vals {
+			switch x := v.(type) {
+			case float64:
+				out[i] = x
+			case string:
+				f, err := strconv.ParseFloat(x, 64)
+				if err != nil {
+					return nil, fmt.Errorf("value %q is not a number", x)
+				}
+				out[i] = f
+			case bool:
+				if x {
+					out[i] = 1
+				}
+			default:
+				return nil, fmt.Errorf("value %v is not a number", v)
+			}
+		}
+		a, err := ndarray.FromSlice(out, shape...)
+		if err != nil {
+			return nil, err
+		}
+		return ndarray.Cast(a, dt)
+	}
+	return nil, fmt.Errorf("sdgo cannot feed %v placeholders", dt)
+}
+
+// elementStrings returns an array's elements as text, in C order.
+func elementStrings(a *ndarray.Array) []string {
+	if ss, err := serialize.Strings(a); err == nil {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = strconv.Quote(s)
+		}
+		return out
+	}
+	if !a.DType().Computable() {
+		return nil
+	}
+	out := make([]string, 0, a.Size())
+	switch a.DType() {
+	case ndarray.Bool:
+		for _, v := range ndarray.Values[bool](a) {
+			out = append(out, strconv.FormatBool(v))
+		}
+	case ndarray.Int32, ndarray.Int64:
+		for _, v := range a.Int64s() {
+			out = append(out, strconv.FormatInt(v, 10))
+		}
+	case ndarray.Float32:
+		for _, v := range ndarray.Values[float32](a) {
+			out = append(out, strconv.FormatFloat(float64(v), 'g', -1, 32))
+		}
+	default:
+		for _, v := range a.Float64s() {
+			out = append(out, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+	}
+	return out
+}
+
+// formatArray prints an array's values with nested brackets, one row of
+// the last axis per line, at most limit elements (0: all).
+func formatArray(a *ndarray.Array, limit int) string {
+	el := elementStrings(a)
+	if el == nil {
+		return fmt.Sprintf("(%v values are not shown)", a.DType())
+	}
+	shape := a.Shape()
+	if len(shape) == 0 {
+		return el[0]
+	}
+	var sb strings.Builder
+	shown := 0
+	// rec prints the sub-array at start; false when it stopped at the limit.
+	var rec func(axis, start, span int) bool
+	rec = func(axis, start, span int) bool {
+		sb.WriteByte('[')
+		n := shape[axis]
+		sub := 1
+		if n > 0 {
+			sub = span / n
+		}
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				if axis < len(shape)-1 {
+					sb.WriteString("\n" + strings.Repeat(" ", axis+1))
+				} else {
+					sb.WriteByte(' ')
+				}
+			}
+			if limit > 0 && shown >= limit {
+				sb.WriteString("...]")
+				return false
+			}
+			if axis == len(shape)-1 {
+				sb.WriteString(el[start+i])
+				shown++
+			} else if !rec(axis+1, start+i*sub, sub) {
+				sb.WriteByte(']')
+				return false
+			}
+		}
+		sb.WriteByte(']')
+		return true
+	}
+	rec(0, 0, len(el))
+	return sb.String()
+}
+
+// arrayJSON is an array as JSON: dtype, shape and the flat values.
+func arrayJSON(a *ndarray.Array) map[string]any {
+	m := map[string]any{"dtype": a.DType().String(), "shape": a.Shape()}
+	switch {
+	case a.DType() == ndarray.Bool:
+		m["values"] = ndarray.Values[bool](a)
+	case a.DType().IsInt() && a.DType().Computable():
+		m["values"] = a.Int64s()
+	case a.DType().Computable():
+		vals := a.Float64s()
+		out := make([]any, len(vals))
+		for i, v := range vals {
+			switch {
+			case math.IsNaN(v):
+				out[i] = "NaN"
+			case math.IsInf(v, 1):
+				out[i] = "Infinity"
+			case math.IsInf(v, -1):
+				out[i] = "-Infinity"
+			default:
+				out[i] = v
+			}
+		}
+		m["values"] = out
+	default:
+		if ss, err := serialize.Strings(a); err == nil {
+			m["values"] = ss
+		}
+	}
+	return m
+}

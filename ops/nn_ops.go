@@ -1,0 +1,636 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Convolution-family ops with libnd4j's positional arguments: biasadd,
+// conv2d and avgpool3dnew, each with its backprop op. They compute in
+// float64 internally (for float32 inputs too: the result is rounded once)
+// on a channels-last layout; channels-first inputs are permuted on the way
+// in and out.
+
+// ---------------------------------------------------------------- biasadd
+
+// biasAxis is the channel axis of biasadd: 1 when bool arg 0 (NCHW) is
+// set, else the last.
+func biasAxis(rank int, a *Args) int {
+	if a.Bool(0, false) {
+		return 1
+	}
+	return rank - 1
+}
+
+func checkBias(op string, x, b []int, axis int) error {
+	if axis < 0 || axis >= len(x) {
+		return fmt.Errorf("%s: input of shape %v has no channel axis %d", op, x, axis)
+	}
+	if len(b) != 1 || (x[axis] >= 0 && b[0] >= 0 && b[0] != x[axis]) {
+		return fmt.Errorf("%s: bias of shape %v for input %v with %d channels on axis %d", op, b, x, x[axis], axis)
+	}
+	return nil
+}
+
+// biasShape is the bias's shape broadcast against an input of rank r.
+func biasShape(r, axis, c int) []int {
+	s := make([]int, r)
+	for i := range s {
+		s[i] = 1
+	}
+	s[axis] = c
+	return s
+}
+
+// BiasAddOp is libnd4j's biasadd: input x, bias (a vector with one value
+// per channel); bool arg 0 true means NCHW (channels on axis 1), false
+// (default) NHWC (channels last).
+var BiasAddOp = Register(&Def{
+	Name: "biasadd", Aliases: []string{"BiasAdd"}, Type: Custom, MinIn: 2, MaxIn: 2,
+	Doc: "x + bias along the channel axis (bool arg 0: NCHW, axis 1; default NHWC, the last axis)",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		x, b := in[0], in[1]
+		if err := needNumeric("biasadd", x); err != nil {
+			return nil, err
+		}
+		if b.DType != x.DType {
+			return nil, fmt.Errorf("biasadd: the bias is %v, the input %v", b.DType, x.DType)
+		}
+		if !x.UnknownRank && !b.UnknownRank {
+			if err := checkBias("biasadd", x.Shape, b.Shape, biasAxis(len(x.Shape), a)); err != nil {
+				return nil, err
+			}
+		}
+		return infos(same(x)), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		x, b := in[0], in[1]
+		axis := biasAxis(x.Rank(), a)
+		if err := checkBias("biasadd", x.Shape(), b.Shape(), axis); err != nil {
+			return nil, err
+		}
+		bb, err := ndarray.Reshape(b, biasShape(x.Rank(), axis, b.Size())...)
+		if err != nil {
+			return nil, err
+		}
+		out := c.Alloc(x.DType(), x.Shape())
+		return one(out, ndarray.BinaryInto(ndarray.Add, out, x, bb))
+	},
+})
+
+// BiasAddBpOp is biasadd's gradient: inputs x, bias, gradO with biasadd's
+// args; outputs gradO and gradO summed over every axis but the channels.
+var BiasAddBpOp = Register(bpDef("biasadd_bp", 2, "gradients of biasadd for inputs x, bias, gradO; bool arg 0: NCHW",
+	func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		x, g := in[0], in[2]
+		axis := biasAxis(x.Rank(), a)
+		if err := checkBias("biasadd_bp", x.Shape(), in[1].Shape(), axis); err != nil {
+			return nil, err
+		}
+		var axes []int
+		for i := 0; i < g.Rank(); i++ {
+			if i != axis {
+				axes = append(axes, i)
+			}
+		}
+		db, err := ndarray.Reduce(ndarray.Sum, g, axes, false)
+		if err != nil {
+			return nil, err
+		}
+		return []*ndarray.Array{g, db}, nil
+	}))
+
+func init() { BiasAddOp.Grad = bpOp("biasadd_bp") }
+
+// ---------------------------------------------------------------- conv2d
+
+// conv2dCfg is conv2d's configuration (libnd4j int args 0-10).
+type conv2dCfg struct {
+	kH, kW, sH, sW, pH, pW, dH, dW int
+	same                           bool
+	nhwc                           bool
+	wFormat                        int
+}
+
+func conv2dArgs(op string, a *Args) (conv2dCfg, error) {
+	if len(a.I) < 9 {
+		return conv2dCfg{}, fmt.Errorf("%s needs int args kH, kW, sH, sW, pH, pW, dH, dW, isSameMode [, dataFormat, weightsFormat]; got %d", op, len(a.I))
+	}
+	i := intsOf(a.I)
+	cfg := conv2dCfg{kH: i[0], kW: i[1], sH: i[2], sW: i[3], pH: i[4], pW: i[5], dH: i[6], dW: i[7], same: i[8] == 1}
+	if i[8] != 0 && i[8] != 1 {
+		return cfg, fmt.Errorf("%s: padding mode %d is not 0 (VALID) or 1 (SAME)", op, i[8])
+	}
+	if len(i) > 9 {
+		cfg.nhwc = i[9] == 1
+	}
+	if len(i) > 10 {
+		cfg.wFormat = i[10]
+		if cfg.wFormat < 0 || cfg.wFormat > 2 {
+			return cfg, fmt.Errorf("%s: weights format %d is not 0 [kH,kW,iC,oC], 1 [oC,iC,kH,kW] or 2 [oC,kH,kW,iC]", op, cfg.wFormat)
+		}
+	}
+	if cfg.sH <= 0 || cfg.sW <= 0 || cfg.dH <= 0 || cfg.dW <= 0 || cfg.pH < 0 || cfg.pW < 0 {
+		return cfg, fmt.Errorf("%s: strides (%d,%d) and dilations (%d,%d) must be positive, paddings (%d,%d) not negative",
+			op, cfg.sH, cfg.sW, cfg.dH, cfg.dW, cfg.pH, cfg.pW)
+	}
+	return cfg, nil
+}
+
+// wPerm permutes weights of a format into [kH, kW, iC, oC]; wInv back.
+var (
+	wPerm = [3][]int{{0, 1, 2, 3}, {2, 3, 1, 0}, {1, 2, 3, 0}}
+	wInv  = [3][]int{{0, 1, 2, 3}, {3, 2, 0, 1}, {3, 0, 1, 2}}
+)
+
+// outSize is the output length of a window sweep along one axis, and the
+// padding before (SAME mode computes it, as TensorFlow and libnd4j do: the
+// extra cell of an odd total goes after).
+func outSize(in, k, s, p, d int, same bool) (out, pad int) {
+	ek := (k-1)*d + 1
+	if same {
+		out = (in + s - 1) / s
+		pad = max(0, ((out-1)*s+ek-in)/2)
+		return out, pad
+	}
+	return (in+2*p-ek)/s + 1, p
+}
+
+// conv2dShapes checks input and weights shapes ([4] each, in their
+// formats) and returns the channels-last sizes.
+type convDims struct {
+	bS, iH, iW, iC, oH, oW, oC, kH, kW, pH, pW int
+}
+
+func conv2dDims(op string, cfg conv2dCfg, x, w []int) (convDims, error) {
+	var d convDims
+	if len(x) != 4 || len(w) != 4 {
+		return d, fmt.Errorf("%s: input %v and weights %v must both have rank 4", op, x, w)
+	}
+	hwc := x
+	if !cfg.nhwc {
+		hwc = []int{x[0], x[2], x[3], x[1]}
+	}
+	kw := []int{w[wPerm[cfg.wFormat][0]], w[wPerm[cfg.wFormat][1]], w[wPerm[cfg.wFormat][2]], w[wPerm[cfg.wFormat][3]]}
+	d.bS, d.iH, d.iW, d.iC = hwc[0], hwc[1], hwc[2], hwc[3]
+	d.kH, d.kW, d.oC = kw[0], kw[1], kw[3]
+	if (cfg.kH > 0 && cfg.kH != d.kH) || (cfg.kW > 0 && cfg.kW != d.kW) || kw[2] != d.iC {
+		return d, fmt.Errorf("%s: weights of shape %v (format %d) do not fit kernel %dx%d and %d input channels (input %v)",
+			op, w, cfg.wFormat, cfg.kH, cfg.kW, d.iC, x)
+	}
+	d.oH, d.pH = outSize(d.iH, d.kH, cfg.sH, cfg.pH, cfg.dH, cfg.same)
+	d.oW, d.pW = outSize(d.iW, d.kW, cfg.sW, cfg.pW, cfg.dW, cfg.same)
+	if d.oH <= 0 || d.oW <= 0 {
+		return d, fmt.Errorf("%s: input %v is too small for kernel %dx%d with dilation (%d,%d) and padding (%d,%d)",
+			op, x, d.kH, d.kW, cfg.dH, cfg.dW, cfg.pH, cfg.pW)
+	}
+	return d, nil
+}
+
+func (d convDims) outShape(nhwc bool) []int {
+	if nhwc {
+		return []int{d.bS, d.oH, d.oW, d.oC}
+	}
+	return []int{d.bS, d.oC, d.oH, d.oW}
+}
+
+// channelsLast returns x's values with the channel axis last.
+func channelsLast(x *ndarray.Array, nhwc bool) ([]float64, error) {
+	if nhwc {
+		return x.Float64s(), nil
+	}
+	perm := make([]int, x.Rank())
+	perm[0] = 0
+	for i := 1; i < x.Rank()-1; i++ {
+		perm[i] = i + 1
+	}
+	perm[x.Rank()-1] = 1
+	p, err := ndarray.Permute(x, perm...)
+	if err != nil {
+		return nil, err
+	}
+	return p.Float64s(), nil
+}
+
+// fromChannelsLast builds an array of dtype dt from channels-last values
+// of shape cl, permuted back to channels-first unless nhwc.
+func fromChannelsLast(v []float64, cl []int, nhwc bool, dt ndarray.DType) (*ndarray.Array, error) {
+	a, err := ndarray.FromSlice(v, cl...)
+	if err != nil {
+		return nil, err
+	}
+	if !nhwc {
+		r := len(cl)
+		perm := make([]int, r)
+		perm[1] = r - 1
+		for i := 2; i < r; i++ {
+			perm[i] = i - 1
+		}
+		if a, err = ndarray.Permute(a, perm...); err != nil {
+			return nil, err
+		}
+		a = ndarray.Contiguous(a)
+	}
+	return ndarray.Cast(a, dt)
+}
+
+func weightsHWIO(w *ndarray.Array, format int) ([]float64, error) {
+	p, err := ndarray.Permute(w, wPerm[format]...)
+	if err != nil {
+		return nil, err
+	}
+	return p.Float64s(), nil
+}
+
+func needSameFloat(op string, in []Info) error {
+	if err := needFloat(op, in[0]); err != nil {
+		return err
+	}
+	for i, x := range in[1:] {
+		if x.DType != in[0].DType {
+			return fmt.Errorf("%s: input %d is %v, input 0 %v", op, i+1, x.DType, in[0].DType)
+		}
+	}
+	return nil
+}
+
+// Conv2DOp is libnd4j's conv2d: inputs x, weights [, bias]; int args kH,
+// kW (0: from the weights), sH, sW, pH, pW, dH, dW, isSameMode (0 VALID with
+// the explicit paddings, 1 SAME), dataFormat (0 NCHW, the default; 1 NHWC)
+// and weightsFormat (0 [kH,kW,iC,oC], the default; 1 [oC,iC,kH,kW]; 2
+// [oC,kH,kW,iC]).
+var Conv2DOp = Register(&Def{
+	Name: "conv2d", Type: Custom, MinIn: 2, MaxIn: 3,
+	Doc: "2-D convolution; int args kH, kW, sH, sW, pH, pW, dH, dW, isSameMode, dataFormat (1 NHWC), weightsFormat",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		if err := needSameFloat("conv2d", in); err != nil {
+			return nil, err
+		}
+		cfg, err := conv2dArgs("conv2d", a)
+		if err != nil {
+			return nil, err
+		}
+		x, w := in[0], in[1]
+		if x.UnknownRank || w.UnknownRank || !x.ShapeKnown() || !w.ShapeKnown() {
+			return infos(Info{DType: x.DType, Shape: unknownShape(4)}), nil
+		}
+		d, err := conv2dDims("conv2d", cfg, x.Shape, w.Shape)
+		if err != nil {
+			return nil, err
+		}
+		if len(in) > 2 && in[2].ShapeKnown() && (len(in[2].Shape) != 1 || in[2].Shape[0] != d.oC) {
+			return nil, fmt.Errorf("conv2d: bias of shape %v for %d output channels", in[2].Shape, d.oC)
+		}
+		return infos(Info{DType: x.DType, Shape: d.outShape(cfg.nhwc)}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		cfg, err := conv2dArgs("conv2d", a)
+		if err != nil {
+			return nil, err
+		}
+		x, w := in[0], in[1]
+		d, err := conv2dDims("conv2d", cfg, x.Shape(), w.Shape())
+		if err != nil {
+			return nil, err
+		}
+		xv, err := channelsLast(x, cfg.nhwc)
+		if err != nil {
+			return nil, err
+		}
+		wv, err := weightsHWIO(w, cfg.wFormat)
+		if err != nil {
+			return nil, err
+		}
+		var bv []float64
+		if len(in) > 2 {
+			if in[2].Size() != d.oC {
+				return nil, fmt.Errorf("conv2d: bias of shape %v for %d output channels", in[2].Shape(), d.oC)
+			}
+			bv = in[2].Float64s()
+		}
+		out := make([]float64, d.bS*d.oH*d.oW*d.oC)
+		conv2dForward(d, cfg, xv, wv, bv, out)
+		return one(fromChannelsLast(out, []int{d.bS, d.oH, d.oW, d.oC}, cfg.nhwc, x.DType()))
+	},
+})
+
+// conv2dWalk calls f(outIndex, inIndex, weightIndex) for every product of
+// the convolution (channels-last input, [kH,kW,iC,oC] weights).
+func conv2dWalk(d convDims, cfg conv2dCfg, f func(o, i, w int)) {
+	for b := 0; b < d.bS; b++ {
+		for oh := 0; oh < d.oH; oh++ {
+			for ow := 0; ow < d.oW; ow++ {
+				obase := ((b*d.oH+oh)*d.oW + ow) * d.oC
+				for kh := 0; kh < d.kH; kh++ {
+					ih := oh*cfg.sH - d.pH + kh*cfg.dH
+					if ih < 0 || ih >= d.iH {
+						continue
+					}
+					for kw := 0; kw < d.kW; kw++ {
+						iw := ow*cfg.sW - d.pW + kw*cfg.dW
+						if iw < 0 || iw >= d.iW {
+							continue
+						}
+						ibase := ((b*d.iH+ih)*d.iW + iw) * d.iC
+						wbase := (kh*d.kW + kw) * d.iC * d.oC
+						for ic := 0; ic < d.iC; ic++ {
+							for oc := 0; oc < d.oC; oc++ {
+								f(obase+oc, ibase+ic, wbase+ic*d.oC+oc)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func conv2dForward(d convDims, cfg conv2dCfg, x, w, bias, out []float64) {
+	if bias != nil {
+		for i := range out {
+			out[i] = bias[i%d.oC]
+		}
+	}
+	conv2dWalk(d, cfg, func(o, i, k int) { out[o] += x[i] * w[k] })
+}
+
+// Conv2DBpOp is conv2d's gradient (libnd4j conv2d_bp): inputs x, weights,
+// [bias,] gradO with conv2d's args; outputs the gradients of x, the weights
+// and the bias.
+var Conv2DBpOp = Register(&Def{
+	Name: "conv2d_bp", Type: Custom, MinIn: 3, MaxIn: 4,
+	Doc: "gradients of conv2d for inputs x, weights, [bias,] gradO; conv2d's args",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		if err := needSameFloat("conv2d_bp", in); err != nil {
+			return nil, err
+		}
+		return sameInfos(in, len(in)-1), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		cfg, err := conv2dArgs("conv2d_bp", a)
+		if err != nil {
+			return nil, err
+		}
+		x, w, g := in[0], in[1], in[len(in)-1]
+		d, err := conv2dDims("conv2d_bp", cfg, x.Shape(), w.Shape())
+		if err != nil {
+			return nil, err
+		}
+		if !ndarray.SameShape(g.Shape(), d.outShape(cfg.nhwc)) {
+			return nil, fmt.Errorf("conv2d_bp: gradient of shape %v, the output has %v", g.Shape(), d.outShape(cfg.nhwc))
+		}
+		xv, err := channelsLast(x, cfg.nhwc)
+		if err != nil {
+			return nil, err
+		}
+		wv, err := weightsHWIO(w, cfg.wFormat)
+		if err != nil {
+			return nil, err
+		}
+		gv, err := channelsLast(g, cfg.nhwc)
+		if err != nil {
+			return nil, err
+		}
+		dx := make([]float64, len(xv))
+		dw := make([]float64, len(wv))
+		conv2dWalk(d, cfg, func(o, i, k int) {
+			dx[i] += gv[o] * wv[k]
+			dw[k] += gv[o] * xv[i]
+		})
+		gx, err := fromChannelsLast(dx, []int{d.bS, d.iH, d.iW, d.iC}, cfg.nhwc, x.DType())
+		if err != nil {
+			return nil, err
+		}
+		gw, err := ndarray.FromSlice(dw, d.kH, d.kW, d.iC, d.oC)
+		if err != nil {
+			return nil, err
+		}
+		if gw, err = ndarray.Permute(gw, wInv[cfg.wFormat]...); err != nil {
+			return nil, err
+		}
+		if gw, err = ndarray.Cast(ndarray.Contiguous(gw), w.DType()); err != nil {
+			return nil, err
+		}
+		outs := []*ndarray.Array{gx, gw}
+		if len(in) == 4 {
+			db := make([]float64, d.oC)
+			for i, v := range gv {
+				db[i%d.oC] += v
+			}
+			b, err := ndarray.FromSlice(db, in[2].Shape()...)
+			if err != nil {
+				return nil, err
+			}
+			if b, err = ndarray.Cast(b, in[2].DType()); err != nil {
+				return nil, err
+			}
+			outs = append(outs, b)
+		}
+		return outs, nil
+	},
+})
+
+func init() { Conv2DOp.Grad = bpOp("conv2d_bp") }
+
+// ---------------------------------------------------------------- avgpool3dnew
+
+// pool3dCfg is avgpool3dnew's configuration (libnd4j int args 0-14).
+type pool3dCfg struct {
+	k, s, p, d [3]int
+	same       bool
+	divisor    int // 0: the window's cells inside the input; 1: the kernel volume
+	ndhwc      bool
+}
+
+func pool3dArgs(op string, a *Args) (pool3dCfg, error) {
+	var c pool3dCfg
+	if len(a.I) < 14 {
+		return c, fmt.Errorf("%s needs int args kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, isSameMode, divisor [, dataFormat]; got %d", op, len(a.I))
+	}
+	i := intsOf(a.I)
+	for j := 0; j < 3; j++ {
+		c.k[j], c.s[j], c.p[j], c.d[j] = i[j], i[3+j], i[6+j], i[9+j]
+		if c.k[j] <= 0 || c.s[j] <= 0 || c.d[j] <= 0 || c.p[j] < 0 {
+			return c, fmt.Errorf("%s: kernel %v, strides %v and dilations %v must be positive, paddings %v not negative", op, i[0:3], i[3:6], i[9:12], i[6:9])
+		}
+	}
+	if i[12] != 0 && i[12] != 1 {
+		return c, fmt.Errorf("%s: padding mode %d is not 0 (VALID) or 1 (SAME)", op, i[12])
+	}
+	c.same = i[12] == 1
+	c.divisor = i[13]
+	if c.divisor != 0 && c.divisor != 1 {
+		return c, fmt.Errorf("%s: divisor mode %d is not 0 (exclude padding) or 1 (include padding)", op, c.divisor)
+	}
+	if len(i) > 14 {
+		c.ndhwc = i[14] == 1
+	}
+	return c, nil
+}
+
+type pool3dDims struct {
+	bS, C int
+	in    [3]int
+	out   [3]int
+	pad   [3]int
+}
+
+func pool3dGeom(op string, c pool3dCfg, x []int) (pool3dDims, error) {
+	var d pool3dDims
+	if len(x) != 5 {
+		return d, fmt.Errorf("%s: the input must have rank 5, not shape %v", op, x)
+	}
+	if c.ndhwc {
+		d.bS, d.in, d.C = x[0], [3]int{x[1], x[2], x[3]}, x[4]
+	} else {
+		d.bS, d.C, d.in = x[0], x[1], [3]int{x[2], x[3], x[4]}
+	}
+	for j := 0; j < 3; j++ {
+		d.out[j], d.pad[j] = outSize(d.in[j], c.k[j], c.s[j], c.p[j], c.d[j], c.same)
+		if d.out[j] <= 0 {
+			return d, fmt.Errorf("%s: input %v is too small for kernel %v with dilations %v and paddings %v", op, x, c.k, c.d, c.p)
+		}
+	}
+	return d, nil
+}
+
+func (d pool3dDims) outShape(ndhwc bool) []int {
+	if ndhwc {
+		return []int{d.bS, d.out[0], d.out[1], d.out[2], d.C}
+	}
+	return []int{d.bS, d.C, d.out[0], d.out[1], d.out[2]}
+}
+
+// pool3dWalk calls f(outIndex, inIndexes, divisor) for every output cell
+// (channels-last layouts).
+func pool3dWalk(d pool3dDims, c pool3dCfg, f func(o int, in []int, div float64)) {
+	var pos [3][]int
+	in := make([]int, 0, c.k[0]*c.k[1]*c.k[2])
+	for b := 0; b < d.bS; b++ {
+		for o0 := 0; o0 < d.out[0]; o0++ {
+			for o1 := 0; o1 < d.out[1]; o1++ {
+				for o2 := 0; o2 < d.out[2]; o2++ {
+					o := [3]int{o0, o1, o2}
+					for j := 0; j < 3; j++ {
+						pos[j] = pos[j][:0]
+						for k := 0; k < c.k[j]; k++ {
+							p := o[j]*c.s[j] - d.pad[j] + k*c.d[j]
+							if p >= 0 && p < d.in[j] {
+								pos[j] = append(pos[j], p)
+							}
+						}
+					}
+					div := float64(c.k[0] * c.k[1] * c.k[2])
+					if c.divisor == 0 {
+						div = float64(len(pos[0]) * len(pos[1]) * len(pos[2]))
+					}
+					obase := (((b*d.out[0]+o0)*d.out[1]+o1)*d.out[2] + o2) * d.C
+					for ch := 0; ch < d.C; ch++ {
+						in = in[:0]
+						for _, p0 := range pos[0] {
+							for _, p1 := range pos[1] {
+								for _, p2 := range pos[2] {
+									in = append(in, (((b*d.in[0]+p0)*d.in[1]+p1)*d.in[2]+p2)*d.C+ch)
+								}
+							}
+						}
+						f(obase+ch, in, div)
+					}
+				}
+			}
+		}
+	}
+}
+
+// AvgPool3DOp is libnd4j's avgpool3dnew: input [bS, iC, iD, iH, iW]
+// (NCDHW, the default) or [bS, iD, iH, iW, iC] (NDHWC: int arg 14 is 1);
+// int args kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, isSameMode, the
+// divisor (0: the window's cells inside the input, 1: the kernel volume)
+// and the data format, in libnd4j's order. (Some versions of SameDiff's
+// Java Pooling3D write the W sizes before the H ones, and older ones only
+// 14 args with the format last; files from those read as libnd4j reads
+// them.)
+var AvgPool3DOp = Register(&Def{
+	Name: "avgpool3dnew", Aliases: []string{"avgpool3d"}, Type: Custom, MinIn: 1, MaxIn: 1,
+	Doc: "3-D average pooling; int args kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, isSameMode, divisor, dataFormat (1 NDHWC)",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		x := in[0]
+		if err := needFloat("avgpool3dnew", x); err != nil {
+			return nil, err
+		}
+		c, err := pool3dArgs("avgpool3dnew", a)
+		if err != nil {
+			return nil, err
+		}
+		if !x.ShapeKnown() {
+			return infos(Info{DType: x.DType, Shape: unknownShape(5)}), nil
+		}
+		d, err := pool3dGeom("avgpool3dnew", c, x.Shape)
+		if err != nil {
+			return nil, err
+		}
+		return infos(Info{DType: x.DType, Shape: d.outShape(c.ndhwc)}), nil
+	},
+	Run: func(ctx *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		c, err := pool3dArgs("avgpool3dnew", a)
+		if err != nil {
+			return nil, err
+		}
+		x := in[0]
+		d, err := pool3dGeom("avgpool3dnew", c, x.Shape())
+		if err != nil {
+			return nil, err
+		}
+		xv, err := channelsLast(x, c.ndhwc)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]float64, d.bS*d.out[0]*d.out[1]*d.out[2]*d.C)
+		pool3dWalk(d, c, func(o int, idx []int, div float64) {
+			s := 0.0
+			for _, i := range idx {
+				s += xv[i]
+			}
+			if div > 0 {
+				out[o] = s / div
+			}
+		})
+		return one(fromChannelsLast(out, []int{d.bS, d.out[0], d.out[1], d.out[2], d.C}, c.ndhwc, x.DType()))
+	},
+})
+
+// AvgPool3DBpOp is avgpool3dnew's gradient (libnd4j avgpool3dnew_bp):
+// inputs x, gradO with avgpool3dnew's args.
+var AvgPool3DBpOp = Register(bpDef("avgpool3dnew_bp", 1, "gradient of avgpool3dnew for inputs x, gradO; avgpool3dnew's args",
+	func(ctx *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		c, err := pool3dArgs("avgpool3dnew_bp", a)
+		if err != nil {
+			return nil, err
+		}
+		x, g := in[0], in[1]
+		d, err := pool3dGeom("avgpool3dnew_bp", c, x.Shape())
+		if err != nil {
+			return nil, err
+		}
+		if !ndarray.SameShape(g.Shape(), d.outShape(c.ndhwc)) {
+			return nil, fmt.Errorf("avgpool3dnew_bp: gradient of shape %v, the output has %v", g.Shape(), d.outShape(c.ndhwc))
+		}
+		gv, err := channelsLast(g, c.ndhwc)
+		if err != nil {
+			return nil, err
+		}
+		dx := make([]float64, x.Size())
+		pool3dWalk(d, c, func(o int, idx []int, div float64) {
+			if div == 0 {
+				return
+			}
+			v := gv[o] / div
+			for _, i := range idx {
+				dx[i] += v
+			}
+		})
+		return one(fromChannelsLast(dx, []int{d.bS, d.in[0], d.in[1], d.in[2], d.C}, c.ndhwc, x.DType()))
+	}))
+
+func init() { AvgPool3DOp.Grad = bpOp("avgpool3dnew_bp") }

@@ -1,0 +1,354 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// More reductions, by their SameDiff names: the legacy norms and absolute
+// reductions (which SameDiff writes as legacy ops with the reduce layout of
+// reduce.go: axes in the dimensions slot or a second input, bool arg 0
+// keepDims) and the custom reduce_logsumexp (axes in the int args, keepDims
+// as float arg 0 = 1.0 in SameDiff's Java, bool arg 0 in newer libnd4j),
+// with count_nonzero and count_zero. Each differentiable one has a fused
+// backprop op "<name>_bp" with inputs x, gradO [, axes].
+
+// keepDimsArg reads keepDims from bool arg 0, else float arg 0 (libnd4j's
+// custom reductions accept both).
+func keepDimsArg(a *Args) bool {
+	if len(a.B) > 0 {
+		return a.B[0]
+	}
+	return len(a.F) > 0 && a.F[0] != 0
+}
+
+// reduceArgsNorm returns a's axes and keepDims in reduce.go's layout.
+func reduceArgsNorm(a *Args) *Args {
+	n := *a
+	n.B = []bool{keepDimsArg(a)}
+	return &n
+}
+
+// Input kinds of the reductions.
+const (
+	numericIn = iota
+	floatIn
+	anyIn // numeric or bool
+)
+
+// reduceWith defines a reduction computed by f(x, axes) with kept axes,
+// whose output dtype is out(x's dtype).
+func reduceWith(name string, t OpType, num int64, doc string, kind int, out func(ndarray.DType) ndarray.DType,
+	f func(x *ndarray.Array, ax []int) (*ndarray.Array, error), aliases ...string) *Def {
+	return &Def{
+		Name: name, Aliases: aliases, Type: t, Num: num, MinIn: 1, MaxIn: 2, NonDiff: []int{1}, Doc: doc,
+		Infer: func(in []Info, a *Args) ([]Info, error) {
+			check := needNumeric
+			switch kind {
+			case floatIn:
+				check = needFloat
+			case anyIn:
+				check = needNumericOrBool
+			}
+			if err := check(name, in[0]); err != nil {
+				return nil, err
+			}
+			if len(in) > 1 {
+				if err := needIntInput(name, "the axes", in[1]); err != nil {
+					return nil, err
+				}
+			}
+			o, err := reduceInfo(name, in, reduceArgsNorm(a))
+			if err != nil {
+				return nil, err
+			}
+			o.DType = out(in[0].DType)
+			return infos(o), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			na := reduceArgsNorm(a)
+			axes, err := runAxes(in, na)
+			if err != nil {
+				return nil, err
+			}
+			x := in[0]
+			ax, err := ndarray.NormAxes(axes, x.Rank())
+			if err != nil {
+				return nil, fmt.Errorf("%s of shape %v: %w", name, x.Shape(), err)
+			}
+			r, err := f(x, ax)
+			if err != nil {
+				return nil, err
+			}
+			return one(ndarray.Reshape(r, ndarray.ReducedShape(x.Shape(), ax, keepDimsArg(a))...))
+		},
+	}
+}
+
+func sameDT(d ndarray.DType) ndarray.DType { return d }
+
+// absReduce reduces |x| with op.
+func absReduce(op ndarray.ReduceOp) func(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	return func(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		ab, err := ndarray.Unary(ndarray.Abs, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		return ndarray.Reduce(op, ab, ax, true)
+	}
+}
+
+func sqnorm(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	sq, err := ndarray.Unary(ndarray.Square, x, 0)
+	if err != nil {
+		return nil, err
+	}
+	return ndarray.Reduce(ndarray.Sum, sq, ax, true)
+}
+
+func norm2(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	s, err := sqnorm(x, ax)
+	if err != nil {
+		return nil, err
+	}
+	return s, ndarray.UnaryInto(ndarray.Sqrt, s, s, 0)
+}
+
+// logSumExp is m + ln Σ e^(x-m) with m the max over the axes (0 where the
+// max is infinite, so that all -Inf gives -Inf).
+func logSumExp(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	m, err := ndarray.Reduce(ndarray.Max, x, ax, true)
+	if err != nil {
+		return nil, err
+	}
+	mv := m.Float64s()
+	for i, v := range mv {
+		if math.IsInf(v, 0) {
+			mv[i] = 0
+		}
+	}
+	ms, err := ndarray.FromSlice(mv, m.Shape()...)
+	if err != nil {
+		return nil, err
+	}
+	if ms, err = ndarray.Cast(ms, x.DType()); err != nil {
+		return nil, err
+	}
+	d, err := bin(ndarray.Sub, x, ms)
+	if err != nil {
+		return nil, err
+	}
+	if err := ndarray.UnaryInto(ndarray.Exp, d, d, 0); err != nil {
+		return nil, err
+	}
+	s, err := ndarray.Reduce(ndarray.Sum, d, ax, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := ndarray.UnaryInto(ndarray.Log, s, s, 0); err != nil {
+		return nil, err
+	}
+	return bin(ndarray.Add, s, ms)
+}
+
+// countReduce counts the elements that are not zero (nonZero) or that
+// are, as int64.
+func countReduce(nonZero bool) func(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	return func(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		zero, err := ndarray.ScalarOf(x.DType(), 0)
+		if err != nil {
+			return nil, err
+		}
+		op := ndarray.Eq
+		if nonZero {
+			op = ndarray.Ne
+		}
+		m, err := ndarray.Compare(op, x, zero)
+		if err != nil {
+			return nil, err
+		}
+		mi, err := ndarray.Cast(m, ndarray.Int64)
+		if err != nil {
+			return nil, err
+		}
+		return ndarray.Reduce(ndarray.Sum, mi, ax, true)
+	}
+}
+
+var (
+	ReduceNorm1Op = Register(reduceWith("reduce_norm1", ReduceFloat, 2, "Σ|x| over axes", floatIn, sameDT, absReduce(ndarray.Sum)))
+	ReduceNorm2Op = Register(reduceWith("reduce_norm2", ReduceFloat, 3, "√Σx² over axes", floatIn, sameDT, norm2))
+	// SameDiff's legacy NormMax is "reduce_normmax"; libnd4j's custom op
+	// "reduce_norm_max".
+	ReduceNormMaxOp = Register(reduceWith("reduce_normmax", ReduceFloat, 4, "max|x| over axes", floatIn, sameDT, absReduce(ndarray.Max), "reduce_norm_max"))
+	ReduceSqNormOp  = Register(reduceWith("reduce_sqnorm", ReduceFloat, 7, "Σx² over axes", floatIn, sameDT, sqnorm))
+	ReduceAMeanOp   = Register(reduceWith("amean", ReduceFloat, 1, "mean |x| over axes", floatIn, sameDT, absReduce(ndarray.Mean), "reduce_amean"))
+	ReduceASumOp    = Register(reduceWith("asum", ReduceSame, 4, "Σ|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Sum), "reduce_asum"))
+	ReduceAMaxOp    = Register(reduceWith("amax", ReduceSame, 5, "max|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Max), "reduce_amax"))
+	ReduceAMinOp    = Register(reduceWith("amin", ReduceSame, 6, "min|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Min), "reduce_amin"))
+	ReduceLSEOp     = Register(reduceWith("reduce_logsumexp", Custom, 0, "ln Σe^x over axes (computed stably)", floatIn, sameDT, logSumExp))
+	CountNonZeroOp  = Register(reduceWith("countNonZero", ReduceLong, 0, "the number of non-zero elements over axes (int64)", anyIn,
+		func(ndarray.DType) ndarray.DType { return ndarray.Int64 }, countReduce(true), "count_nonzero"))
+	CountZeroOp = Register(reduceWith("countZero", ReduceLong, 1, "the number of zero elements over axes (int64)", anyIn,
+		func(ndarray.DType) ndarray.DType { return ndarray.Int64 }, countReduce(false), "count_zero"))
+)
+
+// The backprop ops. Each gets x, the output gradient with kept axes (gk)
+// and the normalized axes.
+
+// withForward computes the forward reduction with kept axes.
+func withForward(f func(*ndarray.Array, []int) (*ndarray.Array, error), grad func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error)) func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	return func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		y, err := f(x, ax)
+		if err != nil {
+			return nil, err
+		}
+		return grad(x, y, gk, ax)
+	}
+}
+
+// mulAll multiplies the arrays (broadcasting).
+func mulAll(a *ndarray.Array, rest ...*ndarray.Array) (*ndarray.Array, error) {
+	var err error
+	for _, b := range rest {
+		if a, err = bin(ndarray.Mul, a, b); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// safeDiv is a/b where b != 0, else 0.
+func safeDiv(a, b *ndarray.Array) (*ndarray.Array, error) {
+	zero := ndarray.Must(ndarray.ScalarOf(b.DType(), 0))
+	one := ndarray.Must(ndarray.ScalarOf(b.DType(), 1))
+	nz, err := mask(ndarray.Ne, b, zero, b)
+	if err != nil {
+		return nil, err
+	}
+	isZero, err := mask(ndarray.Eq, b, zero, b)
+	if err != nil {
+		return nil, err
+	}
+	den, err := bin(ndarray.Mul, isZero, one)
+	if err != nil {
+		return nil, err
+	}
+	if den, err = bin(ndarray.Add, b, den); err != nil { // zeros become ones
+		return nil, err
+	}
+	q, err := bin(ndarray.Div, a, den)
+	if err != nil {
+		return nil, err
+	}
+	return bin(ndarray.Mul, q, nz)
+}
+
+func signOf(x *ndarray.Array) (*ndarray.Array, error) { return ndarray.Unary(ndarray.Sign, x, 0) }
+
+func groupSize(x *ndarray.Array, ax []int) float64 {
+	n := 1
+	for _, i := range ax {
+		n *= x.Shape()[i]
+	}
+	return float64(n)
+}
+
+var (
+	ReduceNorm1BpOp = Register(reduceBpDef("reduce_norm1_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		s, err := signOf(x)
+		if err != nil {
+			return nil, err
+		}
+		return bin(ndarray.Mul, s, gk) // g·sign(x)
+	}))
+	ReduceNorm2BpOp = Register(reduceBpDef("reduce_norm2_bp", withForward(norm2, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		q, err := safeDiv(x, y) // x/‖x‖, 0 where the norm is 0
+		if err != nil {
+			return nil, err
+		}
+		return bin(ndarray.Mul, q, gk)
+	})))
+	ReduceNormMaxBpOp = Register(reduceBpDef("reduce_normmax_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		ab, err := ndarray.Unary(ndarray.Abs, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := extremeBp(ndarray.Max, ab, gk, ax) // shared among ties of |x|
+		if err != nil {
+			return nil, err
+		}
+		s, err := signOf(x)
+		if err != nil {
+			return nil, err
+		}
+		return bin(ndarray.Mul, d, s)
+	}))
+	ReduceSqNormBpOp = Register(reduceBpDef("reduce_sqnorm_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		two := ndarray.Must(ndarray.ScalarOf(x.DType(), 2))
+		return mulAll(x, two, gk) // 2x·g
+	}))
+	ReduceAMeanBpOp = Register(reduceBpDef("amean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		s, err := signOf(x)
+		if err != nil {
+			return nil, err
+		}
+		inv := ndarray.Must(ndarray.ScalarOf(x.DType(), 1/math.Max(groupSize(x, ax), 1)))
+		return mulAll(s, gk, inv)
+	}))
+	ReduceASumBpOp = Register(reduceBpDef("asum_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		s, err := signOf(x)
+		if err != nil {
+			return nil, err
+		}
+		return bin(ndarray.Mul, s, gk)
+	}))
+	ReduceAMaxBpOp = Register(reduceBpDef("amax_bp", absExtremeBp(ndarray.Max)))
+	ReduceAMinBpOp = Register(reduceBpDef("amin_bp", absExtremeBp(ndarray.Min)))
+	ReduceLSEBpOp  = Register(reduceBpDef("reduce_logsumexp_bp", withForward(logSumExp, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		d, err := bin(ndarray.Sub, x, y) // softmax over the axes: e^(x - lse)
+		if err != nil {
+			return nil, err
+		}
+		if err := ndarray.UnaryInto(ndarray.Exp, d, d, 0); err != nil {
+			return nil, err
+		}
+		return bin(ndarray.Mul, d, gk)
+	})))
+)
+
+func absExtremeBp(op ndarray.ReduceOp) func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	return func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		ab, err := ndarray.Unary(ndarray.Abs, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := extremeBp(op, ab, gk, ax)
+		if err != nil {
+			return nil, err
+		}
+		s, err := signOf(x)
+		if err != nil {
+			return nil, err
+		}
+		return bin(ndarray.Mul, d, s)
+	}
+}
+
+func init() {
+	for _, d := range []*Def{ReduceNorm1Op, ReduceNorm2Op, ReduceNormMaxOp, ReduceSqNormOp, ReduceAMeanOp, ReduceASumOp, ReduceAMaxOp, ReduceAMinOp, ReduceLSEOp} {
+		bp := d.Name + "_bp"
+		d.Grad = func(b GradBuilder, n GradNode, dOut []Value) []Value {
+			if !n.In[0].Info().DType.IsFloat() {
+				return make([]Value, len(n.In))
+			}
+			in := []Value{n.In[0], dOut[0]}
+			if len(n.In) > 1 {
+				in = append(in, n.In[1])
+			}
+			return append(b.Op(bp, *reduceArgsNorm(n.Args), in...), nil)[:len(n.In)]
+		}
+	}
+}

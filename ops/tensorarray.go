@@ -1,0 +1,587 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// Tensor arrays, as SameDiff files imported from TensorFlow hold them
+// (TensorArrayV3 and friends; libnd4j runs them as its list ops, whose
+// hashes the files store: create_list, write_list, read_list, ...).
+//
+// A tensor array is a growable list of arrays of one dtype that lives as
+// long as one run. tensorarrayv3 creates one and returns two values: a
+// handle (a bool scalar that stands for the array: every other op takes it
+// as input 0) and a flow (a float32 scalar). The ops that change the array
+// (write, scatter, split, unstack, close) take the current flow as their
+// last input and return a new one; the ops that read it (read, gather,
+// stack, concat, size) take the flow of the last change they must see. The
+// flow values are what orders the ops: the executor runs an op once its
+// inputs are there, so a read runs after the writes whose flow it takes,
+// in loops too (a tensor array created outside a loop and written inside it
+// gets one element per iteration when the index is the iteration counter).
+//
+// Semantics (TensorFlow's, where SameDiff's differ they are noted):
+//   - The array starts with the size given by the create op's input (or int
+//     arg 0 without one) and grows when an element beyond it is written,
+//     unless bool arg 0 of the create op is false (TensorFlow's dynamic_size;
+//     SameDiff and libnd4j always grow, and their files do not say, so
+//     growing is the default).
+//   - Every element has the array's dtype: dtype arg 0 of the create op when
+//     given, else the dtype of the first element stored.
+//   - Elements written by write and scatter must have the shape of the
+//     elements already there; split may store pieces whose first axis
+//     differs. gather and stack need identical shapes, concat all but the
+//     first axis.
+//   - Writing an element again replaces it (SameDiff's behaviour;
+//     TensorFlow refuses).
+//   - Reading an element never written, or beyond the size, is an error that
+//     names the op and the index.
+//   - An index list holding the single value -1 means every element
+//     (SameDiff's stack and unstack are gather and scatter with [-1]).
+//   - After close, any use of the array is an error naming the close op.
+//
+// The ops that give an element (read, gather, stack, concat) take its dtype
+// as dtype arg 0, which shape inference needs (files loaded by package
+// serialize get it from the node's output types); without it the output's
+// dtype is unknown until run time. The handle and the flow values carry no
+// data; the flow inputs may have any dtype. The ops are Stateful: an
+// executor running ops concurrently runs them one at a time.
+
+// taKey keys a tensor array in a run's state: the handle's buffer.
+type taKey struct{ b *ndarray.Buffer }
+
+type tensorArray struct {
+	creator  string // the node that created it
+	dtype    ndarray.DType
+	elems    []*ndarray.Array
+	fixed    bool // cannot grow beyond its size
+	closedBy string
+}
+
+// TensorArrayArgs returns the arguments of tensorarrayv3: the element dtype
+// (Invalid: the first element's) and whether the array may grow.
+func TensorArrayArgs(dt ndarray.DType, dynamic bool) Args {
+	a := Args{B: []bool{dynamic}}
+	if dt != ndarray.Invalid {
+		a.D = []ndarray.DType{dt}
+	}
+	return a
+}
+
+// lookupTA finds the tensor array a handle stands for.
+func lookupTA(c *Ctx, op string, h *ndarray.Array) (*tensorArray, error) {
+	ta, _ := c.State()[taKey{h.Buffer()}].(*tensorArray)
+	if ta == nil {
+		return nil, fmt.Errorf("%s: input 0 (%v%v) is not the handle of a tensor array created in this run", op, h.DType(), h.Shape())
+	}
+	if ta.closedBy != "" {
+		return nil, fmt.Errorf("%s: the tensor array created by %q was closed by %q", op, ta.creator, ta.closedBy)
+	}
+	return ta, nil
+}
+
+func (ta *tensorArray) String() string {
+	return fmt.Sprintf("the tensor array created by %q (%d elements)", ta.creator, len(ta.elems))
+}
+
+// scalarIndex reads an index input: one integer.
+func scalarIndex(op string, a *ndarray.Array) (int, error) {
+	if !a.DType().IsInt() || a.Size() != 1 {
+		return 0, fmt.Errorf("%s: the index must be one integer, not %v%v", op, a.DType(), a.Shape())
+	}
+	return int(a.Int64s()[0]), nil
+}
+
+// indexList reads an index vector; [-1] means 0..n-1.
+func indexList(op string, a *ndarray.Array, n int) ([]int, error) {
+	if !a.DType().IsInt() || a.Rank() > 1 {
+		return nil, fmt.Errorf("%s: the indices must be an integer vector, not %v%v", op, a.DType(), a.Shape())
+	}
+	idx := intsOf(a.Int64s())
+	if len(idx) == 1 && idx[0] == -1 {
+		idx = make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	return idx, nil
+}
+
+// put stores v (a copy) at index i, growing the array when it may.
+func (ta *tensorArray) put(op string, i int, v *ndarray.Array) error {
+	if i < 0 {
+		return fmt.Errorf("%s: index %d into %v is negative", op, i, ta)
+	}
+	if ta.dtype == ndarray.Invalid {
+		ta.dtype = v.DType()
+	}
+	if v.DType() != ta.dtype {
+		return fmt.Errorf("%s: cannot store a %v value at index %d of %v, whose elements are %v", op, v.DType(), i, ta, ta.dtype)
+	}
+	if i >= len(ta.elems) {
+		if ta.fixed {
+			return fmt.Errorf("%s: index %d is beyond %v, which cannot grow", op, i, ta)
+		}
+		ta.elems = append(ta.elems, make([]*ndarray.Array, i+1-len(ta.elems))...)
+	}
+	ta.elems[i] = ndarray.Copy(v)
+	return nil
+}
+
+// checkShape checks a new element's shape against the elements already there (all of
+// the shape when trailing is false, all but the first axis when true).
+func (ta *tensorArray) checkShape(op string, i int, shape []int, trailing bool) error {
+	for j, e := range ta.elems {
+		if e == nil || j == i {
+			continue
+		}
+		es := e.Shape()
+		ok := len(es) == len(shape)
+		if ok && trailing && len(shape) > 0 {
+			ok = ndarray.SameShape(es[1:], shape[1:])
+		} else if ok {
+			ok = ndarray.SameShape(es, shape)
+		}
+		if !ok {
+			return fmt.Errorf("%s: the value for index %d has shape %v, element %d of %v has shape %v", op, i, shape, j, ta, es)
+		}
+		return nil
+	}
+	return nil
+}
+
+// get returns element i, as stored: what an op outputs must be a copy (the
+// executor may recycle or overwrite its outputs' buffers).
+func (ta *tensorArray) get(op string, i int) (*ndarray.Array, error) {
+	if i < 0 || i >= len(ta.elems) {
+		return nil, fmt.Errorf("%s: index %d is outside %v", op, i, ta)
+	}
+	if ta.elems[i] == nil {
+		return nil, fmt.Errorf("%s: element %d of %v was never written", op, i, ta)
+	}
+	return ta.elems[i], nil
+}
+
+// flowOut returns a fresh flow value.
+func flowOut() *ndarray.Array { return ndarray.Scalar(float32(0)) }
+
+func handleInfo() Info { return Info{DType: ndarray.Bool, Shape: []int{}} }
+func flowInfo() Info   { return Info{DType: ndarray.Float32, Shape: []int{}} }
+
+// elemDType is an element-giving op's output dtype: dtype arg 0, or
+// unknown until run time.
+func elemDType(a *Args) ndarray.DType { return a.DType(0, ndarray.Invalid) }
+
+func needHandle(op string, in []Info) error {
+	if in[0].DType != ndarray.Bool {
+		return fmt.Errorf("%s: input 0 must be a tensor array handle (bool), not %v", op, in[0].DType)
+	}
+	return nil
+}
+
+func needIntInput(op, what string, x Info) error {
+	if !x.DType.IsInt() {
+		return fmt.Errorf("%s: %s must be an integer array, not %v", op, what, x.DType)
+	}
+	return nil
+}
+
+// checkElemDType compares what the op gives with its declared dtype.
+func checkElemDType(op string, a *Args, ta *tensorArray) error {
+	if want := elemDType(a); want != ndarray.Invalid && ta.dtype != ndarray.Invalid && want != ta.dtype {
+		return fmt.Errorf("%s: dtype arg 0 says %v, but %v holds %v", op, want, ta, ta.dtype)
+	}
+	return nil
+}
+
+// taDef fills in what every tensor array op shares.
+func taDef(name, lib string, aliases []string, minIn, maxIn int, doc string, infer func([]Info, *Args) ([]Info, error),
+	run func(*Ctx, []*ndarray.Array, *Args) ([]*ndarray.Array, error)) *Def {
+	return &Def{
+		Name: name, Aliases: append([]string{lib}, aliases...), Type: Custom, Num: Hash(lib),
+		MinIn: minIn, MaxIn: maxIn, Flags: NoInference | Stateful, Doc: doc, Infer: infer, Run: run,
+	}
+}
+
+var (
+	TensorArrayOp = Register(taDef("tensorarrayv3", "create_list", []string{"TensorArrayV3"}, 0, 1,
+		"a new tensor array of the size input 0 (or int arg 0) gives; outputs its handle and flow; dtype arg 0 the element dtype, bool arg 0 false: it cannot grow",
+		func(in []Info, a *Args) ([]Info, error) {
+			if len(in) > 0 {
+				if err := needIntInput("tensorarrayv3", "the size", in[0]); err != nil {
+					return nil, err
+				}
+			}
+			if dt := a.DType(0, ndarray.Invalid); dt != ndarray.Invalid && !dt.Computable() {
+				return nil, fmt.Errorf("tensorarrayv3: sdgo cannot compute with elements of dtype %v", dt)
+			}
+			return infos(handleInfo(), flowInfo()), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			size := int(a.Int(0, 0))
+			if len(in) > 0 {
+				n, err := scalarIndex("tensorarrayv3", in[0])
+				if err != nil {
+					return nil, err
+				}
+				size = n
+			}
+			if size < 0 {
+				return nil, fmt.Errorf("tensorarrayv3: negative size %d", size)
+			}
+			h := ndarray.Scalar(true)
+			c.State()[taKey{h.Buffer()}] = &tensorArray{creator: c.nodeName("tensorarrayv3"), dtype: a.DType(0, ndarray.Invalid),
+				elems: make([]*ndarray.Array, size), fixed: !a.Bool(0, true)}
+			return []*ndarray.Array{h, flowOut()}, nil
+		}))
+
+	TensorArrayWriteOp = Register(taDef("tensorarraywritev3", "write_list", []string{"TensorArrayWriteV3"}, 3, 4,
+		"writes input 2 at the index input 1 gives into the tensor array of handle input 0, after the flow input 3; outputs the new flow",
+		func(in []Info, _ *Args) ([]Info, error) {
+			if err := needHandle("tensorarraywritev3", in); err != nil {
+				return nil, err
+			}
+			if err := needIntInput("tensorarraywritev3", "the index", in[1]); err != nil {
+				return nil, err
+			}
+			return infos(flowInfo()), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarraywritev3"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			i, err := scalarIndex(op, in[1])
+			if err != nil {
+				return nil, err
+			}
+			if err := ta.checkShape(op, i, in[2].Shape(), false); err != nil {
+				return nil, err
+			}
+			if err := ta.put(op, i, in[2]); err != nil {
+				return nil, err
+			}
+			return []*ndarray.Array{flowOut()}, nil
+		}))
+
+	TensorArrayReadOp = Register(taDef("tensorarrayreadv3", "read_list", []string{"TensorArrayReadV3"}, 2, 3,
+		"element input 1 of the tensor array of handle input 0, after the flow input 2; dtype arg 0 its dtype",
+		func(in []Info, a *Args) ([]Info, error) {
+			if err := needHandle("tensorarrayreadv3", in); err != nil {
+				return nil, err
+			}
+			if err := needIntInput("tensorarrayreadv3", "the index", in[1]); err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: elemDType(a), UnknownRank: true}), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarrayreadv3"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			if err := checkElemDType(op, a, ta); err != nil {
+				return nil, err
+			}
+			i, err := scalarIndex(op, in[1])
+			if err != nil {
+				return nil, err
+			}
+			e, err := ta.get(op, i)
+			if err != nil {
+				return nil, err
+			}
+			return []*ndarray.Array{ndarray.Copy(e)}, nil
+		}))
+
+	TensorArrayGatherOp = Register(taDef("tensorarraygatherv3", "gather_list", []string{"TensorArrayGatherV3"}, 2, 3,
+		"the elements of the tensor array of handle input 0 at the indices input 1 gives ([-1]: all), stacked along a new axis 0, after the flow input 2; dtype arg 0 their dtype",
+		func(in []Info, a *Args) ([]Info, error) {
+			if err := needHandle("tensorarraygatherv3", in); err != nil {
+				return nil, err
+			}
+			if err := needIntInput("tensorarraygatherv3", "the indices", in[1]); err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: elemDType(a), UnknownRank: true}), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarraygatherv3"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			if err := checkElemDType(op, a, ta); err != nil {
+				return nil, err
+			}
+			idx, err := indexList(op, in[1], len(ta.elems))
+			if err != nil {
+				return nil, err
+			}
+			return one(ta.stack(op, idx, a))
+		}))
+
+	TensorArrayStackOp = Register(taDef("tensorarraystack", "stack_list", nil, 1, 2,
+		"every element of the tensor array of handle input 0 stacked along a new axis 0, after the flow input 1; dtype arg 0 their dtype",
+		func(in []Info, a *Args) ([]Info, error) {
+			if err := needHandle("tensorarraystack", in); err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: elemDType(a), UnknownRank: true}), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarraystack"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			if err := checkElemDType(op, a, ta); err != nil {
+				return nil, err
+			}
+			idx := make([]int, len(ta.elems))
+			for i := range idx {
+				idx[i] = i
+			}
+			return one(ta.stack(op, idx, a))
+		}))
+
+	TensorArrayConcatOp = Register(taDef("tensorarrayconcatv3", "concat_list", []string{"TensorArrayConcatV3"}, 1, 2,
+		"every element of the tensor array of handle input 0 joined along axis 0, after the flow input 1; dtype arg 0 their dtype",
+		func(in []Info, a *Args) ([]Info, error) {
+			if err := needHandle("tensorarrayconcatv3", in); err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: elemDType(a), UnknownRank: true}), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarrayconcatv3"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			if err := checkElemDType(op, a, ta); err != nil {
+				return nil, err
+			}
+			if len(ta.elems) == 0 {
+				return nil, fmt.Errorf("%s: %v is empty: the shape of the result is unknown", op, ta)
+			}
+			parts := make([]*ndarray.Array, len(ta.elems))
+			for i := range parts {
+				e, err := ta.get(op, i)
+				if err != nil {
+					return nil, err
+				}
+				if e.Rank() == 0 {
+					return nil, fmt.Errorf("%s: element %d of %v is a scalar; concat needs rank 1 or more", op, i, ta)
+				}
+				if i > 0 && (e.Rank() != parts[0].Rank() || !ndarray.SameShape(e.Shape()[1:], parts[0].Shape()[1:])) {
+					return nil, fmt.Errorf("%s: element %d of %v has shape %v, element 0 %v: only axis 0 may differ", op, i, ta, e.Shape(), parts[0].Shape())
+				}
+				parts[i] = e
+			}
+			return one(ndarray.Concat(0, parts...))
+		}))
+
+	TensorArrayScatterOp = Register(taDef("tensorarrayscatterv3", "scatter_list", []string{"TensorArrayScatterV3"}, 3, 4,
+		"writes slice k of input 2 (along axis 0) at index k of input 1 ([-1]: 0, 1, ...) into the tensor array of handle input 0, after the flow input 3; outputs the new flow",
+		func(in []Info, _ *Args) ([]Info, error) {
+			if err := needHandle("tensorarrayscatterv3", in); err != nil {
+				return nil, err
+			}
+			if err := needIntInput("tensorarrayscatterv3", "the indices", in[1]); err != nil {
+				return nil, err
+			}
+			return infos(flowInfo()), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarrayscatterv3"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			v := in[2]
+			if v.Rank() == 0 {
+				return nil, fmt.Errorf("%s: the value is a scalar; scatter splits it along axis 0", op)
+			}
+			idx, err := indexList(op, in[1], v.Shape()[0])
+			if err != nil {
+				return nil, err
+			}
+			if len(idx) != v.Shape()[0] {
+				return nil, fmt.Errorf("%s: %d indices for a value of shape %v (%d slices)", op, len(idx), v.Shape(), v.Shape()[0])
+			}
+			return scatterSlices(op, ta, idx, v)
+		}))
+
+	TensorArrayUnstackOp = Register(taDef("tensorarrayunstack", "unstack_list", nil, 2, 3,
+		"writes slice k of input 1 (along axis 0) at index k of the tensor array of handle input 0, after the flow input 2; outputs the new flow",
+		func(in []Info, _ *Args) ([]Info, error) {
+			if err := needHandle("tensorarrayunstack", in); err != nil {
+				return nil, err
+			}
+			return infos(flowInfo()), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarrayunstack"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			v := in[1]
+			if v.Rank() == 0 {
+				return nil, fmt.Errorf("%s: the value is a scalar; unstack splits it along axis 0", op)
+			}
+			idx := make([]int, v.Shape()[0])
+			for i := range idx {
+				idx[i] = i
+			}
+			return scatterSlices(op, ta, idx, v)
+		}))
+
+	TensorArraySplitOp = Register(taDef("tensorarraysplitv3", "split_list", []string{"TensorArraySplitV3"}, 3, 4,
+		"splits input 1 along axis 0 into pieces of the lengths input 2 gives, stored at indices 0, 1, ... of the tensor array of handle input 0, after the flow input 3; outputs the new flow",
+		func(in []Info, _ *Args) ([]Info, error) {
+			if err := needHandle("tensorarraysplitv3", in); err != nil {
+				return nil, err
+			}
+			if err := needIntInput("tensorarraysplitv3", "the lengths", in[2]); err != nil {
+				return nil, err
+			}
+			return infos(flowInfo()), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarraysplitv3"
+			ta, err := lookupTA(c, op, in[0])
+			if err != nil {
+				return nil, err
+			}
+			v := in[1]
+			if in[2].Rank() > 1 {
+				return nil, fmt.Errorf("%s: the lengths must be a vector, not shape %v", op, in[2].Shape())
+			}
+			lengths := intsOf(in[2].Int64s())
+			if v.Rank() == 0 {
+				return nil, fmt.Errorf("%s: the value is a scalar; split cuts it along axis 0", op)
+			}
+			total := 0
+			for k, n := range lengths {
+				if n < 0 {
+					return nil, fmt.Errorf("%s: length %d is negative (%d)", op, k, n)
+				}
+				total += n
+			}
+			if total != v.Shape()[0] {
+				return nil, fmt.Errorf("%s: the lengths %v add up to %d, the value has %d rows (shape %v)", op, lengths, total, v.Shape()[0], v.Shape())
+			}
+			pos := 0
+			for k, n := range lengths {
+				begin := make([]int, v.Rank())
+				end := append([]int(nil), v.Shape()...)
+				begin[0], end[0] = pos, pos+n
+				pos += n
+				piece, err := ndarray.Slice(v, begin, end)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", op, err)
+				}
+				if err := ta.checkShape(op, k, piece.Shape(), true); err != nil {
+					return nil, err
+				}
+				if err := ta.put(op, k, piece); err != nil {
+					return nil, err
+				}
+			}
+			return []*ndarray.Array{flowOut()}, nil
+		}))
+
+	TensorArraySizeOp = Register(taDef("tensorarraysizev3", "size_list", []string{"TensorArraySizeV3"}, 1, 2,
+		"the number of elements of the tensor array of handle input 0, after the flow input 1 (int64, or dtype arg 0)",
+		func(in []Info, a *Args) ([]Info, error) {
+			if err := needHandle("tensorarraysizev3", in); err != nil {
+				return nil, err
+			}
+			dt := a.DType(0, ndarray.Int64)
+			if !dt.IsInt() || !dt.Computable() {
+				return nil, fmt.Errorf("tensorarraysizev3: dtype arg 0 must be int32 or int64, not %v", dt)
+			}
+			return infos(Info{DType: dt, Shape: []int{}}), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			ta, err := lookupTA(c, "tensorarraysizev3", in[0])
+			if err != nil {
+				return nil, err
+			}
+			return one(ndarray.ScalarOf(a.DType(0, ndarray.Int64), float64(len(ta.elems))))
+		}))
+
+	TensorArrayCloseOp = Register(taDef("tensorarrayclosev3", "delete_list", []string{"TensorArrayCloseV3"}, 1, 2,
+		"closes the tensor array of handle input 0 after the flow input 1: later uses fail; outputs a bool scalar",
+		func(in []Info, _ *Args) ([]Info, error) {
+			if err := needHandle("tensorarrayclosev3", in); err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: ndarray.Bool, Shape: []int{}}), nil
+		},
+		func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			ta, err := lookupTA(c, "tensorarrayclosev3", in[0])
+			if err != nil {
+				return nil, err
+			}
+			ta.closedBy = c.nodeName("tensorarrayclosev3")
+			ta.elems = nil
+			return []*ndarray.Array{ndarray.Scalar(true)}, nil
+		}))
+)
+
+// stack gathers elements idx of the array into one array along a new axis 0.
+func (ta *tensorArray) stack(op string, idx []int, a *Args) (*ndarray.Array, error) {
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("%s: no element to gather from %v: the shape of the result is unknown", op, ta)
+	}
+	parts := make([]*ndarray.Array, len(idx))
+	for k, i := range idx {
+		e, err := ta.get(op, i)
+		if err != nil {
+			return nil, err
+		}
+		if k > 0 && !ndarray.SameShape(e.Shape(), parts[0].Shape()) {
+			return nil, fmt.Errorf("%s: element %d of %v has shape %v, element %d %v: stacking needs one shape", op, i, ta, e.Shape(), idx[0], parts[0].Shape())
+		}
+		parts[k] = e
+	}
+	return ndarray.Stack(0, parts...)
+}
+
+// scatterSlices stores v's slices along axis 0 at the indices.
+func scatterSlices(op string, ta *tensorArray, idx []int, v *ndarray.Array) ([]*ndarray.Array, error) {
+	for k, i := range idx {
+		begin := make([]int, v.Rank())
+		end := append([]int(nil), v.Shape()...)
+		begin[0], end[0] = k, k+1
+		s, err := ndarray.Slice(v, begin, end)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		if s, err = ndarray.Squeeze(s, 0); err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		if err := ta.checkShape(op, i, s.Shape(), false); err != nil {
+			return nil, err
+		}
+		if err := ta.put(op, i, s); err != nil {
+			return nil, err
+		}
+	}
+	return []*ndarray.Array{flowOut()}, nil
+}
+
+// nodeName is the running node's name for messages, or the op's name.
+func (c *Ctx) nodeName(op string) string {
+	if c != nil && c.Node != "" {
+		return c.Node
+	}
+	return op
+}
