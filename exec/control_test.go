@@ -1,6 +1,7 @@
 package exec_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -243,5 +244,22 @@ func TestLoopInternalOutput(t *testing.T) {
 	}
 	if _, err := exec.Output(g, map[string]*ndarray.Array{"n": scalar(0)}, inner.Name()); err == nil {
 		t.Error("a loop body that never ran gave a value")
+	}
+}
+
+// An output in a branch not taken is an error that wraps ErrNotTaken.
+func TestNotTakenSentinel(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	p := g.Placeholder("p", ndarray.Bool)
+	var thenOut *graph.Variable
+	if _, err := g.If(p, []*graph.Variable{x},
+		func(in []*graph.Variable) []*graph.Variable { thenOut = in[0].MulScalar(2).Named("doubled"); return []*graph.Variable{thenOut} },
+		func(in []*graph.Variable) []*graph.Variable { return in }); err != nil {
+		t.Fatal(err)
+	}
+	_, err := exec.Output(g, map[string]*ndarray.Array{"x": f64s(1, 2), "p": ndarray.Scalar(false)}, "doubled")
+	if !errors.Is(err, exec.ErrNotTaken) || !strings.Contains(err.Error(), `"doubled"`) {
+		t.Errorf("output of the branch not taken: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/sdgo/sdgo/ndarray"
@@ -27,6 +28,10 @@ import (
 // in the order its inputs arrive; values are kept until the run ends. An
 // output that lives inside a loop gives the value of the last iteration that
 // computed it, as SameDiff does.
+
+// ErrNotTaken is wrapped by the error for an output that lies in a branch
+// of a conditional that was not taken: it has no value in this run.
+var ErrNotTaken = errors.New("it lies in a branch that was not taken")
 
 // DefaultMaxIterations bounds each loop, so that a loop whose condition
 // never turns false fails instead of running forever.
@@ -152,7 +157,7 @@ func (ru *run) execDynamic() error {
 		case !ok:
 			return fmt.Errorf("exec: output %q was never computed (a loop did not finish or its inputs never arrived)", p.names[i])
 		case v.dead:
-			return fmt.Errorf("exec: output %q lies in a branch that was not taken", p.names[i])
+			return fmt.Errorf("exec: output %q: %w", p.names[i], ErrNotTaken)
 		}
 		ru.vals[sl] = v.a
 	}

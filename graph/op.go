@@ -169,7 +169,7 @@ func (g *Graph) infer(def *ops.Def, o *Op) (outs []ops.Info, err error) {
 	in := make([]ops.Info, n)
 	for i, v := range o.inputs {
 		in[i] = v.infoLocked()
-		if !in[i].DType.Computable() && def.Name != "identity" {
+		if !in[i].DType.Computable() && def.Flags&ops.AnyDType == 0 {
 			return nil, fmt.Errorf("%w: op %s: input %q is %v, which sdgo cannot compute with", ErrBuild, def.Name, v.name, in[i].DType)
 		}
 	}

@@ -489,7 +489,7 @@ const assertSummarize = 20
 // assertion outputs the condition; a failing one is an error that shows the
 // data (at most int arg 0 elements of each, default 20).
 var AssertOp = Register(&Def{
-	Name: "Assert", Aliases: []string{"assert"}, Type: Custom, MinIn: 1, MaxIn: -1,
+	Name: "Assert", Aliases: []string{"assert"}, Type: Custom, MinIn: 1, MaxIn: -1, Flags: AnyDType,
 	Doc: "fails, showing the data inputs, unless every element of the bool input 0 is true; outputs input 0",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
 		if in[0].DType != ndarray.Bool {

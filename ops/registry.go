@@ -143,6 +143,10 @@ const (
 	// Stateful: the op keeps objects in the run's state (Ctx.State), such
 	// as tensor arrays; an executor running ops concurrently runs it alone.
 	Stateful
+	// AnyDType: the op takes inputs of dtypes sdgo cannot compute with
+	// (strings, half floats) and handles them itself (identity passes them
+	// on, Assert prints its message).
+	AnyDType
 )
 
 // Def defines one op.

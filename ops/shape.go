@@ -12,7 +12,7 @@ import (
 // tracks buffers, not arrays, so sharing is invisible.
 
 var IdentityOp = Register(&Def{
-	Name: "identity", Type: Custom, MinIn: 1, MaxIn: 1, Doc: "x",
+	Name: "identity", Type: Custom, MinIn: 1, MaxIn: 1, Flags: AnyDType, Doc: "x",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
 		o := same(in[0])
 		o.Value = in[0].Value

@@ -673,17 +673,7 @@ func (l *loader) addNode(i int) error {
 	if note != "" {
 		l.warnf("node %q: %s", n.Name, note)
 	}
-	dropped := 0
-	if def != nil && stringDataOps[def.Name] && len(gin) == len(fn.inputs) {
-		args := argsFromNode(n, def)
-		if predict(def, gin, &args, len(l.outNames[i])) != "" {
-			gin, dropped = dropNonComputable(fn, gin)
-			if dropped > 0 {
-				l.warnf("node %q (%s): %d inputs of dtypes sdgo cannot compute with are kept in the file node, not given to the op", n.Name, n.OpName, dropped)
-			}
-		}
-	}
-	if len(gin)+dropped < len(fn.inputs) {
+	if len(gin) < len(fn.inputs) {
 		if def == nil || def.Name != "merge" {
 			l.warnf("node %q (%s): loop back edge from %s kept in the file node, not wired in the graph", n.Name, n.OpName, backEdges(fn))
 			def = nil
@@ -741,27 +731,6 @@ func (l *loader) addNode(i int) error {
 	}
 	l.rp.Opaque = append(l.rp.Opaque, n.Name)
 	return l.registerOp(i, op, n)
-}
-
-// dropNonComputable takes the inputs of dtypes sdgo cannot compute with
-// (strings) out of a node's graph inputs; the file node keeps them by name.
-func dropNonComputable(fn *FileNode, gin []*graph.Variable) ([]*graph.Variable, int) {
-	var kept []*graph.Variable
-	dropped := 0
-	for k, in := range fn.inputs {
-		if in.graphIndex < 0 {
-			continue
-		}
-		v := gin[in.graphIndex]
-		if !v.DType().Computable() {
-			fn.inputs[k].graphIndex = -1
-			dropped++
-			continue
-		}
-		fn.inputs[k].graphIndex = len(kept)
-		kept = append(kept, v)
-	}
-	return kept, dropped
 }
 
 // unwire forgets node i as a loop merge waiting for its back edges: it is
@@ -842,7 +811,7 @@ func predict(def *ops.Def, in []*graph.Variable, a *ops.Args, nOut int) (why str
 	infos := make([]ops.Info, len(in))
 	for k, v := range in {
 		infos[k] = v.Info()
-		if !infos[k].DType.Computable() && def.Name != "identity" {
+		if !infos[k].DType.Computable() && def.Flags&ops.AnyDType == 0 {
 			return fmt.Sprintf("input %q is %v", v.Name(), infos[k].DType)
 		}
 	}

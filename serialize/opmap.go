@@ -56,11 +56,6 @@ var elementOps = map[string]bool{
 	"tensorarrayreadv3": true, "tensorarraygatherv3": true, "tensorarraystack": true, "tensorarrayconcatv3": true,
 }
 
-// stringDataOps are ops whose inputs after the first are data to show
-// (Assert): when the graph cannot take their string inputs, the node is
-// wired without them, and the file node keeps them for saving.
-var stringDataOps = map[string]bool{"Assert": true}
-
 // controlFlowNames are the TF v1 control-flow ops SameDiff writes as LOGIC
 // nodes (and libnd4j's logic ops).
 var controlFlowNames = map[string]bool{

@@ -254,9 +254,7 @@ func runOutputs(g *graph.Graph, feeds map[string]*ndarray.Array, names []string)
 
 // isNotTaken recognizes the executor's error for an output in a branch
 // that was not taken.
-func isNotTaken(err error) bool {
-	return strings.Contains(err.Error(), "branch that was not taken")
-}
+func isNotTaken(err error) bool { return errors.Is(err, exec.ErrNotTaken) }
 
 // needed returns the placeholders the outputs depend on.
 func neededPlaceholders(g *graph.Graph, names []string) map[string]bool {
