@@ -254,7 +254,10 @@ func TestNotTakenSentinel(t *testing.T) {
 	p := g.Placeholder("p", ndarray.Bool)
 	var thenOut *graph.Variable
 	if _, err := g.If(p, []*graph.Variable{x},
-		func(in []*graph.Variable) []*graph.Variable { thenOut = in[0].MulScalar(2).Named("doubled"); return []*graph.Variable{thenOut} },
+		func(in []*graph.Variable) []*graph.Variable {
+			thenOut = in[0].MulScalar(2).Named("doubled")
+			return []*graph.Variable{thenOut}
+		},
 		func(in []*graph.Variable) []*graph.Variable { return in }); err != nil {
 		t.Fatal(err)
 	}
