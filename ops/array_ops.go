@@ -526,7 +526,7 @@ func formatData(a *ndarray.Array, limit int) string {
 		limit = assertSummarize
 	}
 	if a.DType() == ndarray.UTF8 {
-		if ss, ok := utf8Strings(a); ok {
+		if ss, err := ndarray.Strings(a); err == nil {
 			if len(ss) == 1 && a.Rank() == 0 {
 				return ss[0]
 			}
@@ -565,50 +565,6 @@ func formatData(a *ndarray.Array, limit int) string {
 		fmt.Fprintf(&sb, " (shape %v)", a.Shape())
 	}
 	return sb.String()
-}
-
-// utf8Strings decodes a UTF8 array in sdgo's in-memory layout (n+1 native
-// int64 offsets, then the bytes; see package serialize), packed arrays only.
-func utf8Strings(a *ndarray.Array) ([]string, bool) {
-	b := a.Buffer()
-	n := b.Len()
-	raw := b.Bytes()
-	if !a.IsPacked() || a.Offset() != 0 || a.Size() != n || len(raw) < 8*(n+1) {
-		return nil, false
-	}
-	offs := make([]uint64, n+1)
-	for i := range offs {
-		var v uint64
-		for k := 0; k < 8; k++ {
-			v |= uint64(raw[8*i+k]) << (8 * k)
-		}
-		offs[i] = v
-	}
-	if isBigEndian() {
-		for i := range offs {
-			v := offs[i]
-			var r uint64
-			for k := 0; k < 8; k++ {
-				r = r<<8 | v&0xff
-				v >>= 8
-			}
-			offs[i] = r
-		}
-	}
-	data := raw[8*(n+1):]
-	out := make([]string, n)
-	for i := range out {
-		if offs[i] > offs[i+1] || offs[i+1] > uint64(len(data)) {
-			return nil, false
-		}
-		out[i] = string(data[offs[i]:offs[i+1]])
-	}
-	return out, true
-}
-
-func isBigEndian() bool {
-	x := ndarray.Scalar(int32(1))
-	return x.Buffer().Bytes()[0] == 0
 }
 
 // ---------------------------------------------------------------- strided_slice

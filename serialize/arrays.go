@@ -294,33 +294,13 @@ func encodeStringBuffer(offs []uint64, data []byte, bo fb.ByteOrder, withCount b
 	return out
 }
 
-// Strings returns the elements of a string array (UTF8, UTF16 or UTF32, as
-// loaded from a file or made by StringArray) in C order. UTF16 and UTF32
-// elements are returned as their raw bytes.
+// Strings returns the elements of a string array in C order (see
+// ndarray.Strings).
 func Strings(a *ndarray.Array) ([]string, error) {
-	if a == nil || !isString(a.DType()) {
-		return nil, fmt.Errorf("serialize: Strings needs a string array")
+	if a == nil {
+		return nil, fmt.Errorf("serialize: Strings of nil")
 	}
-	b := a.Buffer()
-	n := b.Len()
-	if n == 0 || a.Size() == 0 {
-		return []string{}, nil
-	}
-	offs, data, ok := stringOffsets(b.Bytes(), n, byteOrderOf(nativeBO))
-	if !ok {
-		return nil, fmt.Errorf("serialize: string array buffer is inconsistent")
-	}
-	all := make([]string, n)
-	for i := range all {
-		all[i] = string(data[offs[i]:offs[i+1]])
-	}
-	if a.IsPacked() && a.Offset() == 0 && a.Size() == n {
-		return all, nil
-	}
-	l := a.Layout()
-	out := make([]string, 0, a.Size())
-	forEachOffset(l.Shape, l.Strides, l.Offset, func(off int) { out = append(out, all[off]) })
-	return out, nil
+	return ndarray.Strings(a)
 }
 
 // forEachOffset calls f with the buffer position of every element of a
@@ -350,30 +330,7 @@ func forEachOffset(shape, strides []int, offset int, f func(int)) {
 // when no shape is given), which a graph can hold as a constant and a file
 // can store.
 func StringArray(ss []string, shape ...int) (*ndarray.Array, error) {
-	if len(shape) == 0 && len(ss) != 1 {
-		shape = []int{len(ss)}
-	}
-	n := 1
-	for _, d := range shape {
-		if d < 0 {
-			return nil, fmt.Errorf("serialize: negative size in shape %v", shape)
-		}
-		n *= d
-	}
-	if n != len(ss) {
-		return nil, fmt.Errorf("serialize: %d strings do not fill shape %v", len(ss), shape)
-	}
-	offs := make([]uint64, n+1)
-	var data []byte
-	for i, s := range ss {
-		data = append(data, s...)
-		offs[i+1] = uint64(len(data))
-	}
-	buf, err := ndarray.BufferFromBytes(ndarray.UTF8, n, encodeStringBuffer(offs, data, nativeBO, false))
-	if err != nil {
-		return nil, err
-	}
-	return ndarray.NewView(buf, ndarray.Packed(shape...))
+	return ndarray.FromStrings(ss, shape...)
 }
 
 // arrayToRaw converts an array to a FlatArray in byte order bo. emptyScalar
