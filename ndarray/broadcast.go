@@ -48,8 +48,8 @@ func broadcastStridesInto(st []int, a *Array, out []int) []int {
 	return st
 }
 
-// canBroadcastTo reports whether shape broadcasts to out without changing out.
-func canBroadcastTo(shape, out []int) bool {
+// CanBroadcastTo reports whether shape broadcasts to out without changing out.
+func CanBroadcastTo(shape, out []int) bool {
 	if len(shape) > len(out) {
 		return false
 	}

@@ -8,7 +8,7 @@ func CopyInto(dst, src *Array) error {
 	if dst.DType() != src.DType() {
 		return fmt.Errorf("ndarray: copy of a %v array into a %v array", src.DType(), dst.DType())
 	}
-	if !canBroadcastTo(src.shape, dst.shape) {
+	if !CanBroadcastTo(src.shape, dst.shape) {
 		return fmt.Errorf("ndarray: copy of shape %v into shape %v", src.shape, dst.shape)
 	}
 	if !dst.DType().Computable() {
@@ -82,7 +82,7 @@ func Contiguous(a *Array) *Array {
 // BroadcastTo returns a new packed array of the given shape holding a
 // broadcast to it.
 func BroadcastTo(a *Array, shape ...int) (*Array, error) {
-	if !canBroadcastTo(a.shape, shape) {
+	if !CanBroadcastTo(a.shape, shape) {
 		return nil, fmt.Errorf("ndarray: shape %v does not broadcast to %v", a.shape, shape)
 	}
 	if err := checkShape(shape); err != nil {

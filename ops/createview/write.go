@@ -118,7 +118,7 @@ func runWrite(name string, k writeKind, c *ops.Ctx, in []*ndarray.Array) ([]*nda
 	if err != nil {
 		return nil, opError(name, err, 2, base.Shape())
 	}
-	if !broadcasts(val.Shape(), region.Shape()) {
+	if !ndarray.CanBroadcastTo(val.Shape(), region.Shape()) {
 		return nil, fmt.Errorf("%s: the value of shape %v does not broadcast to the view's shape %v (base shape %v)",
 			name, val.Shape(), region.Shape(), base.Shape())
 	}
@@ -147,20 +147,6 @@ func runWrite(name string, k writeKind, c *ops.Ctx, in []*ndarray.Array) ([]*nda
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return []*ndarray.Array{out}, nil
-}
-
-// broadcasts reports whether shape broadcasts to out without changing it.
-func broadcasts(shape, out []int) bool {
-	if len(shape) > len(out) {
-		return false
-	}
-	d := len(out) - len(shape)
-	for i, s := range shape {
-		if s != 1 && s != out[i+d] {
-			return false
-		}
-	}
-	return true
 }
 
 // writeGrad returns the gradient rule of a write. With R the region and
