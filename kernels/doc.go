@@ -12,26 +12,36 @@
 // Implementations:
 //   - avx512 (amd64, AVX-512F with AVX2 and FMA): every table entry is
 //     assembly (package kernels/amd64), with mask registers for the tails;
-//     GEMM micro-kernels 12×32 (float32) and 12×16 (float64).
+//     Gather and Scatter permute whole vectors for strides 2 to 8 (Scatter
+//     float64: 2 to 5) and run an unrolled scalar loop otherwise; GEMM
+//     direct kernel 12×32 (float32) and 12×16 (float64) on A and B in
+//     place, packed micro-kernels of the same shapes.
 //   - avx2 (amd64, AVX2 and FMA): every table entry is assembly, with
-//     VMASKMOV tails; GEMM micro-kernels 6×16 and 6×8.
+//     VMASKMOV tails; Gather permutes for strides 2 to 8, Scatter is the
+//     scalar loop; GEMM direct kernel and micro-kernels 6×16 and 6×8.
 //   - neon (arm64): assembly (package kernels/arm64) for the arithmetic,
-//     scalar, max/min, relu, neg/abs/sqrt, Axpy, FMA entries and the Sum,
-//     Dot, MaxReduce and MinReduce reductions over whole vectors, with the
-//     last few elements in Go; Exp, Log, Tanh and Sigmoid are the portable
-//     ones; GEMM micro-kernels 8×8 (float32) and 8×4 (float64).
+//     scalar, max/min, relu, neg/abs/sqrt, Axpy, FMA, Exp, Log, Tanh and
+//     Sigmoid entries and the Sum, Dot, MaxReduce and MinReduce reductions
+//     over whole vectors, with the last few elements in Go (the
+//     transcendentals run them through a vector-sized buffer, so every
+//     element gets the same approximation); Gather uses LD2/LD3/LD4 for
+//     strides 2 to 4, Scatter is portable; GEMM micro-kernels 8×8 (float32)
+//     and 8×4 (float64).
 //   - generic: the portable Go functions (AddGo, ...), the reference every
 //     other implementation is tested against.
 //
-// The vectorised Exp, Log, Tanh and Sigmoid are within 1 ulp (Exp, Log),
-// 2 ulp (Sigmoid, float64 Tanh) of the reference; see their doc comments in
-// kernels/amd64. Sums and dot products add in vector lanes and several
+// The vectorised Exp, Log, Tanh and Sigmoid (AVX-512, AVX2 and NEON) are
+// within 1 ulp (Exp, Log, float32 Tanh), 2 ulp (Sigmoid, float64 Tanh) of
+// the reference, measured by TestAccuracy; see their doc comments in
+// kernels/amd64 and kernels/arm64. Sums and dot products add in vector lanes and several
 // accumulators, so they round differently from a left-to-right loop; Axpy,
 // FMA and Dot use fused multiply-adds.
 //
 // Kernels never see a layout: the ndarray package walks strided and padded
 // arrays and hands each contiguous inner run to a kernel, so a kernel only has
-// to be right and fast on a plain slice.
+// to be right and fast on a plain slice. A run whose elements are inc apart
+// is gathered into contiguous scratch with Gather and written back with
+// Scatter.
 //
 // Contract shared by every kernel, so callers never need a length check:
 //   - all slice arguments of an elementwise kernel have the length of dst;

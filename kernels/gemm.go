@@ -3,6 +3,7 @@ package kernels
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -16,13 +17,21 @@ import (
 //
 // C must not overlap A or B.
 //
-// Gemm is a GotoBLAS/BLIS-style driver: it packs a kc-deep panel of A (alpha
-// folded in) into mr-row micro-panels and a kc×nc block of B into nr-column
-// micro-panels, in 64-byte aligned buffers reused through a sync.Pool, and
-// runs the register-blocked micro-kernel of the chosen instruction set over
-// the tiles. Edge tiles and C layouts other than unit column stride go through
-// a small tile buffer. Large products are split across goroutines along the
-// longer side of C.
+// On amd64 (AVX-512 and AVX2) every product whose C has unit column stride
+// (after the swap to C^T when that gives one) runs on a direct kernel that
+// reads A in place with any strides and B in place through its rows, with
+// masked loads and stores at the tile edges (amd64.GemmDirectF32AVX512):
+// small products (m·n·k <= 256³, or n <= 64; see useDirect) as they are, so
+// nothing is packed (a B stored transposed is first copied to a row-major
+// buffer); larger ones with B packed a kc×nc block at a time and A still in
+// place (gemmPanels), so packing never costs more than O(k·n). Elsewhere
+// (NEON, portable, C strided both ways) a GotoBLAS/BLIS-style driver packs
+// a kc-deep panel of A (alpha folded in) into mr-row micro-panels and a
+// kc×nc block of B into nr-column micro-panels, in 64-byte aligned buffers
+// reused through a sync.Pool, and runs the register-blocked micro-kernel
+// over the tiles, edge tiles through a small tile buffer. Products of more
+// than about 2 MFLOP per goroutine are split across goroutines along the
+// longer side of C, in blocks the goroutines take in turn.
 func Gemm[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int) {
 	gemmWith(gemmKernelFor[T](), threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 }
@@ -43,15 +52,17 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 		scaleC(m, n, beta, c, rsc, csc)
 		return
 	}
-	if m*n*k <= 8*8*8 {
+	path := gemmPacked
+	if kern.direct != nil && csc == 1 && min(rsa, csa, rsb, csb, rsc) >= 0 {
+		path = gemmPanelsPath
+		if useDirect(m, n, k) {
+			path = gemmDirectPath
+		}
+	}
+	if path == gemmPacked && m*n*k <= 8*8*8 {
 		gemmGo(m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 		return
 	}
-	if beta != 0 && beta != 1 {
-		scaleC(m, n, beta, c, rsc, csc)
-	}
-	overwrite := beta == 0
-
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
@@ -60,42 +71,78 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 		threads = max(w, 1)
 	}
 	if threads == 1 {
-		gemmSerial(kern, m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, rsc, csc, overwrite)
+		gemmPart(kern, path, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 		return
 	}
-	gemmParallel(kern, threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, rsc, csc, overwrite)
+	gemmParallel(kern, path, threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 }
 
-// gemmParallel splits C along its longer side into threads parts that are
-// multiples of the tile, one goroutine each. (A separate function so that
-// the closures' captures do not make the serial path allocate.)
-func gemmParallel[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, c []T, rsc, csc int, overwrite bool) {
-	var wg sync.WaitGroup
-	if n >= m {
-		// split the columns in multiples of nr
-		chunk := (n + threads - 1) / threads
-		chunk = (chunk + kern.nr - 1) / kern.nr * kern.nr
-		for j0 := 0; j0 < n; j0 += chunk {
-			nn := min(chunk, n-j0)
-			wg.Add(1)
-			go func(j0, nn int) {
-				defer wg.Done()
-				gemmSerial(kern, m, nn, k, alpha, a, rsa, csa, b[j0*csb:], rsb, csb, c[j0*csc:], rsc, csc, overwrite)
-			}(j0, nn)
+// The ways gemmPart computes a product.
+const (
+	gemmPacked     = iota // gemmSerial: A and B packed, the packed micro-kernel
+	gemmDirectPath        // gemmDirect: nothing packed, the direct kernel
+	gemmPanelsPath        // gemmPanels: B packed, A in place, the direct kernel
+)
+
+// gemmPart computes C = alpha*A*B + beta*C on one goroutine, by path.
+func gemmPart[T Float](kern *gemmKernel[T], path int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int) {
+	switch path {
+	case gemmDirectPath:
+		gemmDirect(kern, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc)
+	case gemmPanelsPath:
+		gemmPanels(kern, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc)
+	default:
+		if beta != 0 && beta != 1 {
+			scaleC(m, n, beta, c, rsc, csc)
 		}
-	} else {
-		chunk := (m + threads - 1) / threads
-		chunk = (chunk + kern.mr - 1) / kern.mr * kern.mr
-		for i0 := 0; i0 < m; i0 += chunk {
-			mm := min(chunk, m-i0)
-			wg.Add(1)
-			go func(i0, mm int) {
-				defer wg.Done()
-				gemmSerial(kern, mm, n, k, alpha, a[i0*rsa:], rsa, csa, b, rsb, csb, c[i0*rsc:], rsc, csc, overwrite)
-			}(i0, mm)
+		gemmSerial(kern, m, n, k, alpha, a, rsa, csa, b, rsb, csb, c, rsc, csc, beta == 0)
+	}
+}
+
+// gemmParallel splits C along its longer side into blocks that are
+// multiples of the tile, about four per goroutine, which the calling
+// goroutine and threads-1 helpers take one at a time until none is left.
+// Waking a parked thread for a new goroutine takes long on some machines
+// (about 150 µs in the VM this was measured on, against 0.65 ms for half a
+// float32 512×512×512 product), so a fixed split would leave the caller
+// idle while the helper catches up; with small blocks the caller starts at
+// once and the helper takes what is left when it wakes. The caller waits for
+// the helpers' last blocks by spinning (at most one block), not by parking,
+// which would cost another wake-up. (A separate function so that the
+// closures' captures do not make the serial path allocate.)
+func gemmParallel[T Float](kern *gemmKernel[T], path int, threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int) {
+	cols := n >= m
+	size, tile := m, kern.mr
+	if cols {
+		size, tile = n, kern.nr
+	}
+	block := (size + 4*threads - 1) / (4 * threads)
+	block = (block + tile - 1) / tile * tile
+	items := int64((size + block - 1) / block)
+	var next, done atomic.Int64
+	work := func() {
+		for {
+			it := next.Add(1) - 1
+			if it >= items {
+				return
+			}
+			o := int(it) * block
+			w := min(block, size-o)
+			if cols {
+				gemmPart(kern, path, m, w, k, alpha, a, rsa, csa, b[o*csb:], rsb, csb, beta, c[o*csc:], rsc, csc)
+			} else {
+				gemmPart(kern, path, w, n, k, alpha, a[o*rsa:], rsa, csa, b, rsb, csb, beta, c[o*rsc:], rsc, csc)
+			}
+			done.Add(1)
 		}
 	}
-	wg.Wait()
+	for t := 1; t < threads; t++ {
+		go work()
+	}
+	work()
+	for done.Load() < items {
+		runtime.Gosched()
+	}
 }
 
 // scaleC sets C = beta*C, or C = 0 without reading it when beta is 0.
@@ -121,6 +168,13 @@ func scaleC[T Float](m, n int, beta T, c []T, rsc, csc int) {
 type gemmKernel[T Float] struct {
 	mr, nr, kc, mc, nc int
 	fn                 func(k int, a, b, c *T, ldc int, accumulate int)
+
+	// direct, when not nil, computes a tile of C = alpha*A*B + beta*C of
+	// up to dmr×dnr elements from A and B in place (see
+	// amd64.GemmDirectF32AVX512); small products use it instead of
+	// packing.
+	dmr, dnr int
+	direct   func(mr, nn, k int, a *T, rsa, csa int, b *T, rsb int, c *T, rsc int, alpha, beta T)
 }
 
 var (
@@ -202,7 +256,7 @@ func aligned[T Float](n int) []T {
 func getBufs[T Float](kern *gemmKernel[T]) *gemmBufs[T] {
 	p := poolFor[T]()
 	na := (kern.mc + kern.mr) * kern.kc
-	nb := (kern.nc + kern.nr) * kern.kc
+	nb := (kern.nc + max(kern.nr, kern.dnr)) * kern.kc
 	if v, ok := p.Get().(*gemmBufs[T]); ok && len(v.ap) >= na && len(v.bp) >= nb && len(v.tile) >= kern.mr*kern.nr {
 		return v
 	}
@@ -342,6 +396,132 @@ func gemmGo[T Float](m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb 
 				c[ci] = alpha * s
 			} else {
 				c[ci] = alpha*s + beta*c[ci]
+			}
+		}
+	}
+}
+
+// useDirect reports whether a product of this shape runs faster on the
+// direct kernel with B in place than on B packed a block at a time
+// (gemmPanels): packing B costs O(k·n) and pays off when B is large enough
+// not to stay in the caches, or its rows are far apart (TLB misses). With
+// n <= 64, B is at most 64 columns wide and the direct kernel wins at any k
+// and m (measured up to 1024×32×1024: 240 GFLOP/s float32 against 53 for
+// the old packed driver).
+func useDirect(m, n, k int) bool {
+	return m*n*k <= directMaxFlops || n <= directMaxN
+}
+
+var (
+	directMaxFlops = 1 << 24
+	directMaxN     = 64
+)
+
+// gemmDirect computes C = alpha*A*B + beta*C, C with unit column stride,
+// with the direct kernel over tiles of C: A is read in place with any
+// strides, B in place when its columns are adjacent (csb == 1) and from a
+// row-major copy otherwise. Strides must be >= 0.
+func gemmDirect[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc int) {
+	// the kernel reads and writes these elements at most
+	_ = a[(m-1)*rsa+(k-1)*csa]
+	_ = b[(k-1)*rsb+(n-1)*csb]
+	_ = c[(m-1)*rsc+n-1]
+	var buf *[]T
+	if csb != 1 {
+		buf = getDirectBuf[T](k * n)
+		bt := (*buf)[:k*n]
+		copyRowMajor(bt, b, k, n, rsb, csb)
+		b, rsb = bt, n
+	}
+	for j0 := 0; j0 < n; j0 += kern.dnr {
+		nn := min(kern.dnr, n-j0)
+		for i0 := 0; i0 < m; i0 += kern.dmr {
+			mr := min(kern.dmr, m-i0)
+			kern.direct(mr, nn, k, &a[i0*rsa], rsa, csa, &b[j0], rsb, &c[i0*rsc+j0], rsc, alpha, beta)
+		}
+	}
+	if buf != nil {
+		directPoolFor[T]().Put(buf)
+	}
+}
+
+// copyRowMajor sets dst[p*n+j] = B(p, j) = b[p*rsb+j*csb].
+func copyRowMajor[T Float](dst, b []T, k, n, rsb, csb int) {
+	if rsb == 1 && k >= n { // B is stored transposed: its columns are contiguous
+		j := 0
+		for ; j+4 <= n; j += 4 { // four columns at a time
+			c0 := b[j*csb : j*csb+k]
+			c1 := b[(j+1)*csb : (j+1)*csb+k]
+			c2 := b[(j+2)*csb : (j+2)*csb+k]
+			c3 := b[(j+3)*csb : (j+3)*csb+k]
+			for p := range c0 {
+				d := (*[4]T)(dst[p*n+j:])
+				d[0], d[1], d[2], d[3] = c0[p], c1[p], c2[p], c3[p]
+			}
+		}
+		for ; j < n; j++ {
+			col := b[j*csb : j*csb+k]
+			d := dst[j:]
+			for p, v := range col {
+				d[p*n] = v
+			}
+		}
+		return
+	}
+	for p := 0; p < k; p++ {
+		row := dst[p*n : p*n+n]
+		src := b[p*rsb : p*rsb+(n-1)*csb+1]
+		o := 0
+		for j := range row {
+			row[j] = src[o]
+			o += csb
+		}
+	}
+}
+
+var directPool32, directPool64 sync.Pool
+
+func directPoolFor[T Float]() *sync.Pool {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		return &directPool32
+	}
+	return &directPool64
+}
+
+func getDirectBuf[T Float](n int) *[]T {
+	if v, ok := directPoolFor[T]().Get().(*[]T); ok && cap(*v) >= n {
+		return v
+	}
+	s := make([]T, n)
+	return &s
+}
+
+// gemmPanels computes C = alpha*A*B + beta*C, C with unit column stride, on
+// one goroutine: B is packed a kc×nc block at a time into nr-column panels
+// and the direct kernel runs on the tiles with A read in place, so A is
+// never packed.
+func gemmPanels[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc int) {
+	_ = a[(m-1)*rsa+(k-1)*csa]
+	_ = c[(m-1)*rsc+n-1]
+	bufs := getBufs(kern)
+	defer poolFor[T]().Put(bufs)
+	nr := kern.dnr
+	for jc := 0; jc < n; jc += kern.nc {
+		nc := min(kern.nc, n-jc)
+		for pc := 0; pc < k; pc += kern.kc {
+			kc := min(kern.kc, k-pc)
+			packB(bufs.bp, b, pc, jc, kc, nc, rsb, csb, nr)
+			be := beta
+			if pc > 0 {
+				be = 1
+			}
+			for ir := 0; ir < m; ir += kern.dmr {
+				mr := min(kern.dmr, m-ir)
+				ap := &a[ir*rsa+pc*csa]
+				for jr := 0; jr < nc; jr += nr {
+					kern.direct(mr, min(nr, nc-jr), kc, ap, rsa, csa, &bufs.bp[jr*kc], nr, &c[ir*rsc+jc+jr], rsc, alpha, be)
+				}
 			}
 		}
 	}

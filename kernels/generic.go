@@ -13,6 +13,7 @@ func generic[T Float]() *Table[T] {
 		Neg: NegGo[T], Abs: AbsGo[T], Sqrt: SqrtGo[T], Relu: ReluGo[T],
 		Exp: ExpGo[T], Log: LogGo[T], Tanh: TanhGo[T], Sigmoid: SigmoidGo[T],
 		Sum: SumGo[T], MaxReduce: MaxReduceGo[T], MinReduce: MinReduceGo[T], Dot: DotGo[T],
+		Gather: GatherGo[T], Scatter: ScatterGo[T],
 	}
 }
 

@@ -128,6 +128,46 @@ func dot[T Float](asm func(x, y []T) T, lanes int) func(x, y []T) T {
 	}
 }
 
+// mathTail runs a NEON transcendental over whole vectors and the last few
+// elements through a vector-sized buffer, so every element gets the same
+// approximation.
+func mathTail[T Float](asm func(dst, x []T), lanes int) func(dst, x []T) {
+	return func(dst, x []T) {
+		x = x[:len(dst)]
+		n := len(dst) &^ (lanes - 1)
+		if n > 0 {
+			asm(dst[:n], x[:n])
+		}
+		if n < len(dst) {
+			var buf [4]T
+			copy(buf[:], x[n:])
+			asm(buf[:lanes], buf[:lanes])
+			copy(dst[n:], buf[:len(dst)-n])
+		}
+	}
+}
+
+// gatherNEON runs strides 2 to 4 with LD2/LD3/LD4 over the whole groups
+// that fit in src and the rest (and other strides) with GatherGo. Scatter
+// stays portable: ST2 and friends would write the elements between.
+func gatherNEON[T Float](asm func(dst, src []T, inc int), lanes int) func(dst, src []T, inc int) {
+	return func(dst, src []T, inc int) {
+		n := len(dst)
+		if inc < 2 || inc > 4 || n < lanes {
+			GatherGo(dst, src, inc)
+			return
+		}
+		_ = src[(n-1)*inc] // bounds check
+		g := min(n/lanes, len(src)/(lanes*inc)) * lanes
+		if g > 0 {
+			asm(dst[:g], src[:g*inc], inc)
+		}
+		if g < n {
+			GatherGo(dst[g:], src[g*inc:], inc)
+		}
+	}
+}
+
 func add[T Float](a, b T) T { return a + b }
 
 func neonTable[T Float](lanes int,
@@ -135,8 +175,9 @@ func neonTable[T Float](lanes int,
 	adds, subs, divs, maxs, mins, scale func(dst, x []T, s T),
 	ssub, sdiv func(dst []T, s T, x []T),
 	ax func(dst []T, a T, x []T), fm func(dst, x, y, z []T),
-	neg, abs, sqrt, relu func(dst, x []T),
-	sum, maxr, minr func(x []T) T, dt func(x, y []T) T) *Table[T] {
+	neg, abs, sqrt, relu, exp, log, tanh, sigmoid func(dst, x []T),
+	sum, maxr, minr func(x []T) T, dt func(x, y []T) T,
+	gather func(dst, src []T, inc int)) *Table[T] {
 	t := generic[T]()
 	t.Add, t.Sub, t.Mul, t.Div = bin(add2, AddGo[T], lanes), bin(sub, SubGo[T], lanes), bin(mul, MulGo[T], lanes), bin(div, DivGo[T], lanes)
 	t.Max, t.Min = bin(mx, MaxGo[T], lanes), bin(mn, MinGo[T], lanes)
@@ -145,10 +186,12 @@ func neonTable[T Float](lanes int,
 	t.ScalarSub, t.ScalarDiv = scal2(ssub, ScalarSubGo[T], lanes), scal2(sdiv, ScalarDivGo[T], lanes)
 	t.Axpy, t.FMA = axpy(ax, lanes), fma4(fm, lanes)
 	t.Neg, t.Abs, t.Sqrt, t.Relu = un(neg, NegGo[T], lanes), un(abs, AbsGo[T], lanes), un(sqrt, SqrtGo[T], lanes), un(relu, ReluGo[T], lanes)
+	t.Exp, t.Log, t.Tanh, t.Sigmoid = mathTail(exp, lanes), mathTail(log, lanes), mathTail(tanh, lanes), mathTail(sigmoid, lanes)
 	t.Sum = red(sum, SumGo[T], add[T], lanes)
 	t.MaxReduce = red(maxr, MaxReduceGo[T], max2[T], lanes)
 	t.MinReduce = red(minr, MinReduceGo[T], min2[T], lanes)
 	t.Dot = dot(dt, lanes)
+	t.Gather = gatherNEON(gather, lanes)
 	return t
 }
 
@@ -159,13 +202,17 @@ func neonImpl() impl {
 			arm64.AddScalarF32NEON, arm64.SubScalarF32NEON, arm64.DivScalarF32NEON, arm64.MaxScalarF32NEON, arm64.MinScalarF32NEON, arm64.ScaleF32NEON,
 			arm64.ScalarSubF32NEON, arm64.ScalarDivF32NEON, arm64.AxpyF32NEON, arm64.FMAF32NEON,
 			arm64.NegF32NEON, arm64.AbsF32NEON, arm64.SqrtF32NEON, arm64.ReluF32NEON,
-			arm64.SumF32NEON, arm64.MaxReduceF32NEON, arm64.MinReduceF32NEON, arm64.DotF32NEON),
+			arm64.ExpF32NEON, arm64.LogF32NEON, arm64.TanhF32NEON, arm64.SigmoidF32NEON,
+			arm64.SumF32NEON, arm64.MaxReduceF32NEON, arm64.MinReduceF32NEON, arm64.DotF32NEON,
+			arm64.GatherF32NEON),
 		f64: neonTable[float64](2,
 			arm64.AddF64NEON, arm64.SubF64NEON, arm64.MulF64NEON, arm64.DivF64NEON, arm64.MaxF64NEON, arm64.MinF64NEON,
 			arm64.AddScalarF64NEON, arm64.SubScalarF64NEON, arm64.DivScalarF64NEON, arm64.MaxScalarF64NEON, arm64.MinScalarF64NEON, arm64.ScaleF64NEON,
 			arm64.ScalarSubF64NEON, arm64.ScalarDivF64NEON, arm64.AxpyF64NEON, arm64.FMAF64NEON,
 			arm64.NegF64NEON, arm64.AbsF64NEON, arm64.SqrtF64NEON, arm64.ReluF64NEON,
-			arm64.SumF64NEON, arm64.MaxReduceF64NEON, arm64.MinReduceF64NEON, arm64.DotF64NEON),
+			arm64.ExpF64NEON, arm64.LogF64NEON, arm64.TanhF64NEON, arm64.SigmoidF64NEON,
+			arm64.SumF64NEON, arm64.MaxReduceF64NEON, arm64.MinReduceF64NEON, arm64.DotF64NEON,
+			arm64.GatherF64NEON),
 		gemm32: gemmKernel[float32]{mr: arm64.GemmF32NEONMR, nr: arm64.GemmF32NEONNR, kc: 256, mc: 128, nc: 512, fn: arm64.GemmF32NEON},
 		gemm64: gemmKernel[float64]{mr: arm64.GemmF64NEONMR, nr: arm64.GemmF64NEONNR, kc: 256, mc: 128, nc: 256, fn: arm64.GemmF64NEON},
 	}

@@ -31,6 +31,15 @@ type Table[T Float] struct {
 	Sum, MaxReduce, MinReduce func(x []T) T
 	// Dot returns x[0]*y[0]+...+x[n-1]*y[n-1].
 	Dot func(x, y []T) T
+
+	// Gather: dst[i] = src[i*inc] for i < len(dst). Scatter: dst[i*inc] =
+	// src[i] for i < len(src), writing no other element of dst. inc >= 0;
+	// the strided side must hold at least (n-1)*inc+1 elements (n the
+	// packed length), else they panic; a longer strided slice is fine and
+	// lets the assembly stay in its vector loop to the end. The two sides
+	// must not overlap. See GatherGo and ScatterGo.
+	Gather  func(dst, src []T, inc int)
+	Scatter func(dst []T, inc int, src []T)
 }
 
 // F32 and F64 are the tables the rest of sdgo calls. They are filled in init

@@ -31,6 +31,36 @@ const (
 	GemmF32AVX512NR = 32
 )
 
+// GemmDirectF32AVX512 computes one tile of C = alpha*A*B + beta*C
+// without packing: for 1 <= mr <= 12, 1 <= nn <= 32 and k >= 1,
+//
+//	for i := 0; i < mr; i++ {
+//		for j := 0; j < nn; j++ {
+//			var s float32
+//			for p := 0; p < k; p++ {
+//				s += a[i*rsa+p*csa] * b[p*rsb+j] // fused multiply-add
+//			}
+//			if beta == 0 {
+//				c[i*rsc+j] = alpha * s // c is not read
+//			} else {
+//				c[i*rsc+j] = alpha*s + beta*c[i*rsc+j] // fused
+//			}
+//		}
+//	}
+//
+// Strides are in elements and must be >= 0; the caller checks that every
+// element named above is inside its slice. Elements of b and c outside the
+// tile are neither read nor written.
+//
+//go:noescape
+func GemmDirectF32AVX512(mr, nn, k int, a *float32, rsa, csa int, b *float32, rsb int, c *float32, rsc int, alpha, beta float32)
+
+// GemmDirectF32AVX512MR and GemmDirectF32AVX512NR are the largest tile of GemmDirectF32AVX512.
+const (
+	GemmDirectF32AVX512MR = 12
+	GemmDirectF32AVX512NR = 32
+)
+
 // GemmF64AVX512 is the 12x16 GEMM micro-kernel: with a the packed 12-row panel
 // of A (a[p*12+i] = A(i,p)) and b the packed 16-column panel of B
 // (b[p*16+j] = B(p,j)), both k deep, it computes
@@ -56,6 +86,36 @@ func GemmF64AVX512(k int, a, b, c *float64, ldc int, accumulate int)
 const (
 	GemmF64AVX512MR = 12
 	GemmF64AVX512NR = 16
+)
+
+// GemmDirectF64AVX512 computes one tile of C = alpha*A*B + beta*C
+// without packing: for 1 <= mr <= 12, 1 <= nn <= 16 and k >= 1,
+//
+//	for i := 0; i < mr; i++ {
+//		for j := 0; j < nn; j++ {
+//			var s float64
+//			for p := 0; p < k; p++ {
+//				s += a[i*rsa+p*csa] * b[p*rsb+j] // fused multiply-add
+//			}
+//			if beta == 0 {
+//				c[i*rsc+j] = alpha * s // c is not read
+//			} else {
+//				c[i*rsc+j] = alpha*s + beta*c[i*rsc+j] // fused
+//			}
+//		}
+//	}
+//
+// Strides are in elements and must be >= 0; the caller checks that every
+// element named above is inside its slice. Elements of b and c outside the
+// tile are neither read nor written.
+//
+//go:noescape
+func GemmDirectF64AVX512(mr, nn, k int, a *float64, rsa, csa int, b *float64, rsb int, c *float64, rsc int, alpha, beta float64)
+
+// GemmDirectF64AVX512MR and GemmDirectF64AVX512NR are the largest tile of GemmDirectF64AVX512.
+const (
+	GemmDirectF64AVX512MR = 12
+	GemmDirectF64AVX512NR = 16
 )
 
 // GemmF32AVX2 is the 6x16 GEMM micro-kernel: with a the packed 6-row panel
@@ -85,6 +145,36 @@ const (
 	GemmF32AVX2NR = 16
 )
 
+// GemmDirectF32AVX2 computes one tile of C = alpha*A*B + beta*C
+// without packing: for 1 <= mr <= 6, 1 <= nn <= 16 and k >= 1,
+//
+//	for i := 0; i < mr; i++ {
+//		for j := 0; j < nn; j++ {
+//			var s float32
+//			for p := 0; p < k; p++ {
+//				s += a[i*rsa+p*csa] * b[p*rsb+j] // fused multiply-add
+//			}
+//			if beta == 0 {
+//				c[i*rsc+j] = alpha * s // c is not read
+//			} else {
+//				c[i*rsc+j] = alpha*s + beta*c[i*rsc+j] // fused
+//			}
+//		}
+//	}
+//
+// Strides are in elements and must be >= 0; the caller checks that every
+// element named above is inside its slice. Elements of b and c outside the
+// tile are neither read nor written.
+//
+//go:noescape
+func GemmDirectF32AVX2(mr, nn, k int, a *float32, rsa, csa int, b *float32, rsb int, c *float32, rsc int, alpha, beta float32)
+
+// GemmDirectF32AVX2MR and GemmDirectF32AVX2NR are the largest tile of GemmDirectF32AVX2.
+const (
+	GemmDirectF32AVX2MR = 6
+	GemmDirectF32AVX2NR = 16
+)
+
 // GemmF64AVX2 is the 6x8 GEMM micro-kernel: with a the packed 6-row panel
 // of A (a[p*6+i] = A(i,p)) and b the packed 8-column panel of B
 // (b[p*8+j] = B(p,j)), both k deep, it computes
@@ -110,4 +200,34 @@ func GemmF64AVX2(k int, a, b, c *float64, ldc int, accumulate int)
 const (
 	GemmF64AVX2MR = 6
 	GemmF64AVX2NR = 8
+)
+
+// GemmDirectF64AVX2 computes one tile of C = alpha*A*B + beta*C
+// without packing: for 1 <= mr <= 6, 1 <= nn <= 8 and k >= 1,
+//
+//	for i := 0; i < mr; i++ {
+//		for j := 0; j < nn; j++ {
+//			var s float64
+//			for p := 0; p < k; p++ {
+//				s += a[i*rsa+p*csa] * b[p*rsb+j] // fused multiply-add
+//			}
+//			if beta == 0 {
+//				c[i*rsc+j] = alpha * s // c is not read
+//			} else {
+//				c[i*rsc+j] = alpha*s + beta*c[i*rsc+j] // fused
+//			}
+//		}
+//	}
+//
+// Strides are in elements and must be >= 0; the caller checks that every
+// element named above is inside its slice. Elements of b and c outside the
+// tile are neither read nor written.
+//
+//go:noescape
+func GemmDirectF64AVX2(mr, nn, k int, a *float64, rsa, csa int, b *float64, rsb int, c *float64, rsc int, alpha, beta float64)
+
+// GemmDirectF64AVX2MR and GemmDirectF64AVX2NR are the largest tile of GemmDirectF64AVX2.
+const (
+	GemmDirectF64AVX2MR = 6
+	GemmDirectF64AVX2NR = 8
 )

@@ -15,6 +15,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"math"
+	"math/big"
 	"os"
 	"strings"
 )
@@ -69,11 +71,11 @@ var misc = map[string]uint32{"fneg": 0x6EA0F800, "fabs": 0x4EA0F800, "fsqrt": 0x
 
 func (e *g) f2(op string, d, n int) {
 	w := misc[op] | e.t.fsz<<22 | uint32(n)<<5 | uint32(d)
-	z := ""
-	if op == "fcmlt" {
-		z = ", #0.0"
+	z, name := "", op
+	if op == "fcmlt" || op == "fcmeq0" {
+		z, name = ", #0.0", strings.TrimSuffix(op, "0")
 	}
-	e.word(w, fmt.Sprintf("%s v%d.%s, v%d.%s%s", op, d, e.t.gnu, n, e.t.gnu, z))
+	e.word(w, fmt.Sprintf("%s v%d.%s, v%d.%s%s", name, d, e.t.gnu, n, e.t.gnu, z))
 }
 
 // dupElem sets every lane of Vd to lane 0 of Vn.
@@ -496,6 +498,8 @@ func main() {
 		e.reduction("MaxReduce", "m := T(math.Inf(-1))\nfor i := range x {\n\tif x[i] > m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "max")
 		e.reduction("MinReduce", "m := T(math.Inf(1))\nfor i := range x {\n\tif x[i] < m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "min")
 		e.gemm()
+		e.mathKernels()
+		e.gather()
 		s.Write(e.s.Bytes())
 		gofile.Write(e.gofile.Bytes())
 	}
@@ -509,4 +513,423 @@ func main() {
 	if err := os.WriteFile("neon_arm64.go", src, 0o644); err != nil {
 		panic(err)
 	}
+}
+
+// ---------------------------------------------------------------------------
+// Exp, Log, Tanh and Sigmoid: the algorithms of the amd64 AVX2 kernels
+// (kernels/amd64/gen.go: expCore, logCore, tanhCore, sigmoidCore) with the
+// same fused multiply-adds, so they round alike.
+
+func init() {
+	three["fmls"] = 0x4EA0CC00
+	three["fcmge"] = 0x6E20E400
+	misc["frintn"] = 0x4E218800
+	misc["frintm"] = 0x4E219800
+	misc["ucvtf"] = 0x6E21D800
+	misc["fcmeq0"] = 0x4EA0D800
+	logic["and"] = 0x4E201C00
+	logic["bit"] = 0x6EA01C00
+	logic["bif"] = 0x6EE01C00
+}
+
+// shl and ushr shift every lane (of the element size) left or right.
+func (e *g) shl(d, n, sh int) {
+	es := 8 * e.t.sz
+	w := uint32(0x4F005400) | uint32(es+sh)<<16 | uint32(n)<<5 | uint32(d)
+	e.word(w, fmt.Sprintf("shl v%d.%s, v%d.%s, #%d", d, e.t.gnu, n, e.t.gnu, sh))
+}
+
+func (e *g) ushr(d, n, sh int) {
+	es := 8 * e.t.sz
+	w := uint32(0x6F000400) | uint32(2*es-sh)<<16 | uint32(n)<<5 | uint32(d)
+	e.word(w, fmt.Sprintf("ushr v%d.%s, v%d.%s, #%d", d, e.t.gnu, n, e.t.gnu, sh))
+}
+
+func (e *g) mov(d, n int) {
+	if d != n {
+		e.lg("orr", d, n, n)
+	}
+}
+
+// mathGen emits one transcendental kernel. Constants live in a table of
+// 16-byte vectors (R10 points at it); as many as the registers left by the
+// temporaries allow are loaded once before the loop (V31 downwards), the
+// others are loaded where they are used. The body is generated twice: the
+// first pass finds the constants and the temporaries used.
+type mathGen struct {
+	*g
+	consts  []uint64
+	idx     map[uint64]int
+	hoist   int
+	temps   int // temporaries V0..V(temps-1); scratch V(temps), V(temps+1)
+	scratch int
+	table   string
+}
+
+func (m *mathGen) bits(v float64) uint64 {
+	if m.t.sz == 4 {
+		return uint64(math.Float32bits(float32(v)))
+	}
+	return math.Float64bits(v)
+}
+
+func (m *mathGen) slot(bits uint64) int {
+	i, ok := m.idx[bits]
+	if !ok {
+		i = len(m.consts)
+		m.idx[bits] = i
+		m.consts = append(m.consts, bits)
+	}
+	return i
+}
+
+// kb returns a register holding the constant with these element bits.
+func (m *mathGen) kb(bits uint64) int {
+	i := m.slot(bits)
+	if i < m.hoist {
+		return 31 - i
+	}
+	r := m.temps + m.scratch%2
+	m.scratch++
+	m.p("FMOVQ %d(R10), F%d", 16*i, r)
+	return r
+}
+
+func (m *mathGen) k(v float64) int { return m.kb(m.bits(v)) }
+
+// into sets register d to the constant v.
+func (m *mathGen) into(v float64, d int) {
+	i := m.slot(m.bits(v))
+	if i < m.hoist {
+		m.mov(d, 31-i)
+		return
+	}
+	m.p("FMOVQ %d(R10), F%d", 16*i, d)
+}
+
+// horner evaluates c[0]*r^(n-1) + ... + c[n-1] with fused multiply-adds
+// (acc = c[i] + acc*r), in registers a and b alternately; returns the
+// register with the result.
+func (m *mathGen) horner(r int, c []float64, a, b int) int {
+	m.into(c[0], a)
+	cur, nxt := a, b
+	for _, ci := range c[1:] {
+		m.into(ci, nxt)
+		m.f3("fmla", nxt, cur, r)
+		cur, nxt = nxt, cur
+	}
+	return cur
+}
+
+func fact(n int) float64 {
+	f := 1.0
+	for i := 2; i <= n; i++ {
+		f *= float64(i)
+	}
+	return f
+}
+
+// ln2 split as in the amd64 generator: hi is ln2 rounded to the type (or
+// given), lo the rest in float64.
+func (m *mathGen) ln2split(hi float64) (float64, float64) {
+	l, _, _ := big.ParseFloat("0.69314718055994530941723212145817656807550013436025525412068", 10, 200, big.ToNearestEven)
+	if hi == 0 {
+		if m.t.sz == 4 {
+			f, _ := l.Float32()
+			hi = float64(f)
+		} else {
+			hi, _ = l.Float64()
+		}
+	}
+	r := new(big.Float).SetPrec(200).Sub(l, big.NewFloat(hi))
+	lo, _ := r.Float64()
+	return hi, lo
+}
+
+// exp sets out = e^x (x is clobbered); t: 4 temporaries.
+func (m *mathGen) exp(x, out int, t []int) int {
+	lo, hi, deg := -746.0, 710.0, 13
+	if m.t.sz == 4 {
+		lo, hi, deg = -104, 89, 7
+	}
+	// clamp; FMAX and FMIN return NaN when x is NaN
+	m.f3("fmax", x, x, m.k(lo))
+	m.f3("fmin", x, x, m.k(hi))
+	k, r := t[0], t[1]
+	m.f3("fmul", k, x, m.k(1/math.Ln2))
+	m.f2("frintn", k, k)
+	ln2hi, ln2lo := m.ln2split(0)
+	m.mov(r, x)
+	m.f3("fmls", r, k, m.k(ln2hi))
+	m.f3("fmls", r, k, m.k(ln2lo))
+	c := make([]float64, deg+1)
+	for i := range c {
+		c[i] = 1 / fact(deg-i)
+	}
+	p := m.horner(r, c, out, t[2])
+	// 2^k as 2^k1 * 2^(k-k1), each a normal number
+	k1 := t[3]
+	m.f3("fmul", k1, k, m.k(0.5))
+	m.f2("frintm", k1, k1)
+	m.f3("fsub", k, k, k1)
+	magic, shift := 1.5*(1<<52)+1023, 52
+	if m.t.sz == 4 {
+		magic, shift = 1.5*(1<<23)+127, 23
+	}
+	m.f3("fadd", k1, k1, m.k(magic))
+	m.shl(k1, k1, shift)
+	m.f3("fadd", k, k, m.k(magic))
+	m.shl(k, k, shift)
+	m.f3("fmul", out, p, k1)
+	m.f3("fmul", out, out, k)
+	return out
+}
+
+// log sets out = ln x (x kept); t: 10 temporaries.
+func (m *mathGen) log(x, out int, t []int) int {
+	f64 := m.t.sz == 8
+	E, M, T, XS, EA, MK := t[0], t[1], t[2], t[3], t[4], t[5]
+	minNorm, scale, adj := 0x1p-1022, 0x1p54, -54.0
+	sh, bias := 52, 1023.0
+	mant := uint64(0x000fffffffffffff)
+	if !f64 {
+		minNorm, scale, adj = 0x1p-126, 0x1p24, -24
+		sh, bias = 23, 127
+		mant = 0x007fffff
+	}
+	// denormals: scale by 2^54 (2^24) and take 54 (24) off the exponent
+	m.f3("fcmgt", MK, m.k(minNorm), x)
+	m.f3("fmul", T, x, m.k(scale))
+	m.mov(XS, MK)
+	m.lg("bsl", XS, T, x)
+	m.lg("and", EA, MK, m.k(adj))
+	m.ushr(E, XS, sh)
+	m.f2("ucvtf", E, E)
+	m.f3("fsub", E, E, m.k(bias))
+	m.f3("fadd", E, E, EA)
+	m.lg("and", M, XS, m.kb(mant))
+	m.lg("orr", M, M, m.k(1))
+	m.f3("fcmge", MK, M, m.k(math.Sqrt2))
+	m.f3("fmul", T, M, m.k(0.5))
+	m.lg("bit", M, T, MK)
+	m.lg("and", T, MK, m.k(1))
+	m.f3("fadd", E, E, T)
+	F, S, Z, W, T1, T2, H := M, t[3], t[4], t[5], t[6], t[7], t[8]
+	m.f3("fsub", F, M, m.k(1))
+	m.f3("fadd", T, F, m.k(2))
+	m.f3("fdiv", S, F, T)
+	m.f3("fmul", Z, S, S)
+	var hi, lo float64
+	if f64 {
+		const (
+			L1 = 6.666666666666735130e-01
+			L2 = 3.999999999940941908e-01
+			L3 = 2.857142874366239149e-01
+			L4 = 2.222219843214978396e-01
+			L5 = 1.818357216161805012e-01
+			L6 = 1.531383769920937332e-01
+			L7 = 1.479819860511658591e-01
+		)
+		m.f3("fmul", W, Z, Z)
+		r1 := m.horner(W, []float64{L6, L4, L2}, T1, t[9])
+		m.f3("fmul", T1, W, r1)
+		r2 := m.horner(W, []float64{L7, L5, L3, L1}, T2, t[9])
+		m.f3("fmul", T2, Z, r2)
+		m.f3("fadd", T1, T1, T2)
+		hi, lo = 6.93147180369123816490e-01, 1.90821492927058770002e-10
+	} else {
+		r1 := m.horner(Z, []float64{2.0 / 11, 2.0 / 9, 2.0 / 7, 2.0 / 5, 2.0 / 3}, T1, t[9])
+		m.f3("fmul", T1, Z, r1)
+		hi, lo = m.ln2split(0.693359375)
+	}
+	// T1 = R. ln x = E*ln2hi - ((hfsq - (s*(hfsq+R) + E*ln2lo)) - f)
+	m.f3("fmul", H, F, F)
+	m.f3("fmul", H, H, m.k(0.5))
+	m.f3("fadd", T1, T1, H)
+	m.f3("fmul", W, E, m.k(lo))
+	m.f3("fmla", W, T1, S) // W = T1*S + W
+	m.f3("fsub", T1, H, W)
+	m.f3("fsub", T1, T1, F)
+	m.f3("fmul", out, E, m.k(hi))
+	m.f3("fsub", out, out, T1)
+	// special cases
+	m.f2("fcmlt", MK, x)
+	m.lg("bit", out, m.k(math.NaN()), MK)
+	m.f2("fcmeq0", MK, x)
+	m.lg("bit", out, m.k(math.Inf(-1)), MK)
+	m.f3("fcmeq", MK, x, m.k(math.Inf(1)))
+	m.lg("bit", out, m.k(math.Inf(1)), MK)
+	m.f3("fcmeq", MK, x, x)
+	m.lg("bif", out, x, MK) // NaN in, NaN out
+	return out
+}
+
+// tanh sets out = tanh x (x kept); t: 10 temporaries.
+func (m *mathGen) tanh(x, out int, t []int) int {
+	A, L, EX := t[0], t[1], t[2]
+	m.f2("fabs", A, x)
+	// large: 1 - 2/(e^{2a}+1)
+	m.f3("fadd", L, A, A)
+	m.exp(L, EX, t[3:7])
+	m.f3("fadd", EX, EX, m.k(1))
+	m.f3("fdiv", L, m.k(2), EX)
+	m.f3("fsub", L, m.k(1), L)
+	// small
+	S := t[3]
+	m.f3("fmul", S, A, A)
+	var PP int
+	if m.t.sz == 8 {
+		pp := m.horner(S, []float64{-9.64399179425052238628e-1, -9.92877231001918586564e1, -1.61468768441708447952e3}, t[4], t[5])
+		Q := t[6]
+		m.f3("fadd", Q, S, m.k(1.12811678491632931402e2))
+		q2 := t[7]
+		m.into(2.23548839060100448583e3, q2)
+		m.f3("fmla", q2, Q, S)
+		q3 := t[8]
+		m.into(4.84406305325125486048e3, q3)
+		m.f3("fmla", q3, q2, S)
+		m.f3("fdiv", pp, pp, q3)
+		PP = pp
+	} else {
+		PP = m.horner(S, []float64{-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1}, t[4], t[5])
+	}
+	m.f3("fmul", PP, S, PP)
+	R := t[9]
+	m.mov(R, A)
+	m.f3("fmla", R, PP, A) // R = PP*A + A
+	MK := t[4]
+	if PP == MK {
+		MK = t[5]
+	}
+	m.f3("fcmgt", MK, m.k(0.625), A)
+	m.lg("bit", L, R, MK)
+	// the sign of x
+	m.lg("and", MK, x, m.k(math.Copysign(0, -1)))
+	m.lg("orr", out, L, MK)
+	return out
+}
+
+// sigmoid sets out = 1/(1+e^-x) (x kept); t: 7 temporaries.
+func (m *mathGen) sigmoid(x, out int, t []int) int {
+	A, EX, N := t[0], t[1], t[2]
+	m.lg("orr", A, x, m.k(math.Copysign(0, -1))) // -|x|
+	m.exp(A, EX, t[3:7])
+	m.into(1, N)
+	MK := t[3]
+	m.f2("fcmlt", MK, x)
+	m.lg("bit", N, EX, MK)
+	m.f3("fadd", EX, EX, m.k(1))
+	m.f3("fdiv", out, N, EX)
+	return out
+}
+
+func (e *g) mathKernel(name, doc string, temps int, body func(m *mathGen, x, out int, t []int) int) {
+	run := func(m *mathGen) {
+		t := make([]int, temps)
+		for i := range t {
+			t[i] = 2 + i // V0 input, V1 output
+		}
+		res := body(m, 0, 1, t)
+		if res != 1 {
+			m.mov(1, res)
+		}
+	}
+	// pass 1: which constants, in which order
+	dry := &mathGen{g: &g{t: e.t, label: "dry"}, idx: map[uint64]int{}, temps: temps + 2}
+	run(dry)
+	m := &mathGen{g: e, idx: map[uint64]int{}, temps: temps + 2}
+	m.hoist = min(len(dry.consts), 32-(m.temps+2))
+	offs := e.decl(name, doc, []arg{{"dst", "slice"}, {"x", "slice"}}, false)
+	_ = offs
+	m.table = e.label + "_k"
+	e.p("MOVD dst_base+0(FP), R0")
+	e.p("MOVD dst_len+8(FP), R4")
+	e.p("MOVD x_base+24(FP), R1")
+	e.p("MOVD $%s<>(SB), R10", m.table)
+	for i := 0; i < m.hoist; i++ {
+		e.p("FMOVQ %d(R10), F%d", 16*i, 31-i)
+	}
+	// constants in the order of pass 1
+	for _, b := range dry.consts {
+		m.slot(b)
+	}
+	e.l("loop")
+	e.p("CBZ R4, %s", e.L("done"))
+	e.p("VLD1.P 16(R1), [%s]", e.v(0))
+	run(m)
+	e.p("VST1.P [%s], 16(R0)", e.v(1))
+	e.p("SUB $%d, R4, R4", e.t.lanes)
+	e.p("B %s", e.L("loop"))
+	e.l("done")
+	e.p("RET")
+	if len(m.consts) != len(dry.consts) {
+		panic("constants differ between passes")
+	}
+	for i, b := range m.consts {
+		for off := 0; off < 16; off += e.t.sz {
+			fmt.Fprintf(&e.s, "DATA %s<>+%d(SB)/%d, $0x%x\n", m.table, 16*i+off, e.t.sz, b)
+		}
+	}
+	fmt.Fprintf(&e.s, "GLOBL %s<>(SB), RODATA|NOPTR, $%d\n", m.table, 16*len(m.consts))
+}
+
+func (e *g) mathKernels() {
+	loop := func(expr string) string { return "for i := range dst {\n\tdst[i] = " + expr + "\n}" }
+	e.mathKernel("Exp", loop("math.Exp(x[i])")+"\n\nwith the algorithm of the amd64 AVX2 kernel: x = k*ln2 + r, a Taylor\n"+
+		"polynomial for e^r, 2^k applied as two exponent-field multiplies. Error: at\n"+
+		"most 1 ulp (see TestAccuracy).", 4,
+		func(m *mathGen, x, out int, t []int) int { return m.exp(x, out, t) })
+	e.mathKernel("Log", loop("math.Log(x[i])")+"\n\nwith the algorithm of the amd64 AVX2 kernel (fdlibm's series in\n"+
+		"s = (m-1)/(m+1), denormals scaled first). x < 0 gives NaN, ±0 -Inf, +Inf +Inf.", 10,
+		func(m *mathGen, x, out int, t []int) int { return m.log(x, out, t) })
+	e.mathKernel("Tanh", loop("math.Tanh(x[i])")+"\n\nwith the algorithm of the amd64 AVX2 kernel: 1 - 2/(e^(2|x|)+1) for\n"+
+		"|x| >= 0.625, a rational (float64) or odd polynomial (float32) below; the\n"+
+		"sign of x (and -0) is kept.", 10,
+		func(m *mathGen, x, out int, t []int) int { return m.tanh(x, out, t) })
+	e.mathKernel("Sigmoid", loop("1 / (1 + math.Exp(-x[i]))")+"\n\nas e/(1+e) (x < 0) or 1/(1+e) with e = e^-|x|, with the algorithm of\n"+
+		"the amd64 AVX2 kernel.", 7,
+		func(m *mathGen, x, out int, t []int) int { return m.sigmoid(x, out, t) })
+}
+
+// ---------------------------------------------------------------------------
+// Strided gather: LD2, LD3 and LD4 de-interleave strides 2, 3 and 4.
+
+func (e *g) gather() {
+	fn := "Gather" + e.t.name + "NEON"
+	e.label = strings.ToLower(fn)
+	T := e.t.goT
+	L := e.t.lanes
+	fmt.Fprintf(&e.gofile, `
+// %[1]s computes, with NEON (LD2, LD3 or LD4),
+//
+//	for i := range dst {
+//		dst[i] = src[i*inc]
+//	}
+//
+// for inc 2, 3 or 4, len(dst) a multiple of %[2]d and len(src) >= len(dst)*inc
+// (the caller checks).
+//
+//go:noescape
+func %[1]s(dst, src []%[3]s, inc int)
+`, fn, L, T)
+	fmt.Fprintf(&e.s, "\n// func %s(dst, src []%s, inc int)\n", fn, T)
+	fmt.Fprintf(&e.s, "TEXT ·%s(SB), NOSPLIT, $0-56\n", fn)
+	e.p("MOVD dst_base+0(FP), R0")
+	e.p("MOVD dst_len+8(FP), R4")
+	e.p("MOVD src_base+24(FP), R1")
+	e.p("MOVD inc+48(FP), R2")
+	e.p("CMP $2, R2")
+	e.p("BEQ %s", e.L("s2"))
+	e.p("CMP $3, R2")
+	e.p("BEQ %s", e.L("s3"))
+	for s := 4; s >= 2; s-- {
+		e.l(fmt.Sprint("s", s))
+		e.p("CBZ R4, %s", e.L("done"))
+		e.p("VLD%d.P %d(R1), %s", s, 16*s, e.list(0, s))
+		e.p("VST1.P [%s], 16(R0)", e.v(0))
+		e.p("SUB $%d, R4, R4", L)
+		e.p("B %s", e.L(fmt.Sprint("s", s)))
+	}
+	e.l("done")
+	e.p("RET")
 }

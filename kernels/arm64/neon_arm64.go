@@ -259,6 +259,68 @@ const (
 	GemmF32NEONNR = 8
 )
 
+// ExpF32NEON computes, with NEON, for a length that is a multiple of 4,
+//
+//	for i := range dst {
+//		dst[i] = math.Exp(x[i])
+//	}
+//
+//	with the algorithm of the amd64 AVX2 kernel: x = k*ln2 + r, a float32aylor
+//	polynomial for e^r, 2^k applied as two exponent-field multiplies. Error: at
+//	most 1 ulp (see float32estAccuracy).
+//
+//go:noescape
+func ExpF32NEON(dst []float32, x []float32)
+
+// LogF32NEON computes, with NEON, for a length that is a multiple of 4,
+//
+//	for i := range dst {
+//		dst[i] = math.Log(x[i])
+//	}
+//
+//	with the algorithm of the amd64 AVX2 kernel (fdlibm's series in
+//	s = (m-1)/(m+1), denormals scaled first). x < 0 gives NaN, ±0 -Inf, +Inf +Inf.
+//
+//go:noescape
+func LogF32NEON(dst []float32, x []float32)
+
+// TanhF32NEON computes, with NEON, for a length that is a multiple of 4,
+//
+//	for i := range dst {
+//		dst[i] = math.float32anh(x[i])
+//	}
+//
+//	with the algorithm of the amd64 AVX2 kernel: 1 - 2/(e^(2|x|)+1) for
+//	|x| >= 0.625, a rational (float64) or odd polynomial (float32) below; the
+//	sign of x (and -0) is kept.
+//
+//go:noescape
+func TanhF32NEON(dst []float32, x []float32)
+
+// SigmoidF32NEON computes, with NEON, for a length that is a multiple of 4,
+//
+//	for i := range dst {
+//		dst[i] = 1 / (1 + math.Exp(-x[i]))
+//	}
+//
+//	as e/(1+e) (x < 0) or 1/(1+e) with e = e^-|x|, with the algorithm of
+//	the amd64 AVX2 kernel.
+//
+//go:noescape
+func SigmoidF32NEON(dst []float32, x []float32)
+
+// GatherF32NEON computes, with NEON (LD2, LD3 or LD4),
+//
+//	for i := range dst {
+//		dst[i] = src[i*inc]
+//	}
+//
+// for inc 2, 3 or 4, len(dst) a multiple of 4 and len(src) >= len(dst)*inc
+// (the caller checks).
+//
+//go:noescape
+func GatherF32NEON(dst, src []float32, inc int)
+
 // AddF64NEON computes, with NEON, for a length that is a multiple of 2,
 //
 //	for i := range dst {
@@ -513,3 +575,65 @@ const (
 	GemmF64NEONMR = 8
 	GemmF64NEONNR = 4
 )
+
+// ExpF64NEON computes, with NEON, for a length that is a multiple of 2,
+//
+//	for i := range dst {
+//		dst[i] = math.Exp(x[i])
+//	}
+//
+//	with the algorithm of the amd64 AVX2 kernel: x = k*ln2 + r, a float64aylor
+//	polynomial for e^r, 2^k applied as two exponent-field multiplies. Error: at
+//	most 1 ulp (see float64estAccuracy).
+//
+//go:noescape
+func ExpF64NEON(dst []float64, x []float64)
+
+// LogF64NEON computes, with NEON, for a length that is a multiple of 2,
+//
+//	for i := range dst {
+//		dst[i] = math.Log(x[i])
+//	}
+//
+//	with the algorithm of the amd64 AVX2 kernel (fdlibm's series in
+//	s = (m-1)/(m+1), denormals scaled first). x < 0 gives NaN, ±0 -Inf, +Inf +Inf.
+//
+//go:noescape
+func LogF64NEON(dst []float64, x []float64)
+
+// TanhF64NEON computes, with NEON, for a length that is a multiple of 2,
+//
+//	for i := range dst {
+//		dst[i] = math.float64anh(x[i])
+//	}
+//
+//	with the algorithm of the amd64 AVX2 kernel: 1 - 2/(e^(2|x|)+1) for
+//	|x| >= 0.625, a rational (float64) or odd polynomial (float32) below; the
+//	sign of x (and -0) is kept.
+//
+//go:noescape
+func TanhF64NEON(dst []float64, x []float64)
+
+// SigmoidF64NEON computes, with NEON, for a length that is a multiple of 2,
+//
+//	for i := range dst {
+//		dst[i] = 1 / (1 + math.Exp(-x[i]))
+//	}
+//
+//	as e/(1+e) (x < 0) or 1/(1+e) with e = e^-|x|, with the algorithm of
+//	the amd64 AVX2 kernel.
+//
+//go:noescape
+func SigmoidF64NEON(dst []float64, x []float64)
+
+// GatherF64NEON computes, with NEON (LD2, LD3 or LD4),
+//
+//	for i := range dst {
+//		dst[i] = src[i*inc]
+//	}
+//
+// for inc 2, 3 or 4, len(dst) a multiple of 2 and len(src) >= len(dst)*inc
+// (the caller checks).
+//
+//go:noescape
+func GatherF64NEON(dst, src []float64, inc int)

@@ -931,6 +931,604 @@ gemmf32neon_write:
 	ADD R4, R3, R3
 	RET
 
+// func ExpF32NEON(dst []float32, x []float32)
+TEXT ·ExpF32NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $expf32neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+expf32neon_loop:
+	CBZ R4, expf32neon_done
+	VLD1.P 16(R1), [V0.S4]
+	WORD $0x4e3ff400 // fmax v0.4s, v0.4s, v31.4s
+	WORD $0x4ebef400 // fmin v0.4s, v0.4s, v30.4s
+	WORD $0x6e3ddc02 // fmul v2.4s, v0.4s, v29.4s
+	WORD $0x4e218842 // frintn v2.4s, v2.4s
+	WORD $0x4ea01c03 // orr v3.16b, v0.16b, v0.16b
+	WORD $0x4ebccc43 // fmls v3.4s, v2.4s, v28.4s
+	WORD $0x4ebbcc43 // fmls v3.4s, v2.4s, v27.4s
+	WORD $0x4eba1f41 // orr v1.16b, v26.16b, v26.16b
+	WORD $0x4eb91f24 // orr v4.16b, v25.16b, v25.16b
+	WORD $0x4e23cc24 // fmla v4.4s, v1.4s, v3.4s
+	WORD $0x4eb81f01 // orr v1.16b, v24.16b, v24.16b
+	WORD $0x4e23cc81 // fmla v1.4s, v4.4s, v3.4s
+	WORD $0x4eb71ee4 // orr v4.16b, v23.16b, v23.16b
+	WORD $0x4e23cc24 // fmla v4.4s, v1.4s, v3.4s
+	WORD $0x4eb61ec1 // orr v1.16b, v22.16b, v22.16b
+	WORD $0x4e23cc81 // fmla v1.4s, v4.4s, v3.4s
+	WORD $0x4eb51ea4 // orr v4.16b, v21.16b, v21.16b
+	WORD $0x4e23cc24 // fmla v4.4s, v1.4s, v3.4s
+	WORD $0x4eb41e81 // orr v1.16b, v20.16b, v20.16b
+	WORD $0x4e23cc81 // fmla v1.4s, v4.4s, v3.4s
+	WORD $0x4eb41e84 // orr v4.16b, v20.16b, v20.16b
+	WORD $0x4e23cc24 // fmla v4.4s, v1.4s, v3.4s
+	WORD $0x6e35dc45 // fmul v5.4s, v2.4s, v21.4s
+	WORD $0x4e2198a5 // frintm v5.4s, v5.4s
+	WORD $0x4ea5d442 // fsub v2.4s, v2.4s, v5.4s
+	WORD $0x4e33d4a5 // fadd v5.4s, v5.4s, v19.4s
+	WORD $0x4f3754a5 // shl v5.4s, v5.4s, #23
+	WORD $0x4e33d442 // fadd v2.4s, v2.4s, v19.4s
+	WORD $0x4f375442 // shl v2.4s, v2.4s, #23
+	WORD $0x6e25dc81 // fmul v1.4s, v4.4s, v5.4s
+	WORD $0x6e22dc21 // fmul v1.4s, v1.4s, v2.4s
+	VST1.P [V1.S4], 16(R0)
+	SUB $4, R4, R4
+	B expf32neon_loop
+expf32neon_done:
+	RET
+DATA expf32neon_k<>+0(SB)/4, $0xc2d00000
+DATA expf32neon_k<>+4(SB)/4, $0xc2d00000
+DATA expf32neon_k<>+8(SB)/4, $0xc2d00000
+DATA expf32neon_k<>+12(SB)/4, $0xc2d00000
+DATA expf32neon_k<>+16(SB)/4, $0x42b20000
+DATA expf32neon_k<>+20(SB)/4, $0x42b20000
+DATA expf32neon_k<>+24(SB)/4, $0x42b20000
+DATA expf32neon_k<>+28(SB)/4, $0x42b20000
+DATA expf32neon_k<>+32(SB)/4, $0x3fb8aa3b
+DATA expf32neon_k<>+36(SB)/4, $0x3fb8aa3b
+DATA expf32neon_k<>+40(SB)/4, $0x3fb8aa3b
+DATA expf32neon_k<>+44(SB)/4, $0x3fb8aa3b
+DATA expf32neon_k<>+48(SB)/4, $0x3f317218
+DATA expf32neon_k<>+52(SB)/4, $0x3f317218
+DATA expf32neon_k<>+56(SB)/4, $0x3f317218
+DATA expf32neon_k<>+60(SB)/4, $0x3f317218
+DATA expf32neon_k<>+64(SB)/4, $0xb102e308
+DATA expf32neon_k<>+68(SB)/4, $0xb102e308
+DATA expf32neon_k<>+72(SB)/4, $0xb102e308
+DATA expf32neon_k<>+76(SB)/4, $0xb102e308
+DATA expf32neon_k<>+80(SB)/4, $0x39500d01
+DATA expf32neon_k<>+84(SB)/4, $0x39500d01
+DATA expf32neon_k<>+88(SB)/4, $0x39500d01
+DATA expf32neon_k<>+92(SB)/4, $0x39500d01
+DATA expf32neon_k<>+96(SB)/4, $0x3ab60b61
+DATA expf32neon_k<>+100(SB)/4, $0x3ab60b61
+DATA expf32neon_k<>+104(SB)/4, $0x3ab60b61
+DATA expf32neon_k<>+108(SB)/4, $0x3ab60b61
+DATA expf32neon_k<>+112(SB)/4, $0x3c088889
+DATA expf32neon_k<>+116(SB)/4, $0x3c088889
+DATA expf32neon_k<>+120(SB)/4, $0x3c088889
+DATA expf32neon_k<>+124(SB)/4, $0x3c088889
+DATA expf32neon_k<>+128(SB)/4, $0x3d2aaaab
+DATA expf32neon_k<>+132(SB)/4, $0x3d2aaaab
+DATA expf32neon_k<>+136(SB)/4, $0x3d2aaaab
+DATA expf32neon_k<>+140(SB)/4, $0x3d2aaaab
+DATA expf32neon_k<>+144(SB)/4, $0x3e2aaaab
+DATA expf32neon_k<>+148(SB)/4, $0x3e2aaaab
+DATA expf32neon_k<>+152(SB)/4, $0x3e2aaaab
+DATA expf32neon_k<>+156(SB)/4, $0x3e2aaaab
+DATA expf32neon_k<>+160(SB)/4, $0x3f000000
+DATA expf32neon_k<>+164(SB)/4, $0x3f000000
+DATA expf32neon_k<>+168(SB)/4, $0x3f000000
+DATA expf32neon_k<>+172(SB)/4, $0x3f000000
+DATA expf32neon_k<>+176(SB)/4, $0x3f800000
+DATA expf32neon_k<>+180(SB)/4, $0x3f800000
+DATA expf32neon_k<>+184(SB)/4, $0x3f800000
+DATA expf32neon_k<>+188(SB)/4, $0x3f800000
+DATA expf32neon_k<>+192(SB)/4, $0x4b40007f
+DATA expf32neon_k<>+196(SB)/4, $0x4b40007f
+DATA expf32neon_k<>+200(SB)/4, $0x4b40007f
+DATA expf32neon_k<>+204(SB)/4, $0x4b40007f
+GLOBL expf32neon_k<>(SB), RODATA|NOPTR, $208
+
+// func LogF32NEON(dst []float32, x []float32)
+TEXT ·LogF32NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $logf32neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+	FMOVQ 208(R10), F18
+	FMOVQ 224(R10), F17
+	FMOVQ 240(R10), F16
+	FMOVQ 256(R10), F15
+	FMOVQ 272(R10), F14
+logf32neon_loop:
+	CBZ R4, logf32neon_done
+	VLD1.P 16(R1), [V0.S4]
+	WORD $0x6ea0e7e7 // fcmgt v7.4s, v31.4s, v0.4s
+	WORD $0x6e3edc04 // fmul v4.4s, v0.4s, v30.4s
+	WORD $0x4ea71ce5 // orr v5.16b, v7.16b, v7.16b
+	WORD $0x6e601c85 // bsl v5.16b, v4.16b, v0.16b
+	WORD $0x4e3d1ce6 // and v6.16b, v7.16b, v29.16b
+	WORD $0x6f2904a2 // ushr v2.4s, v5.4s, #23
+	WORD $0x6e21d842 // ucvtf v2.4s, v2.4s
+	WORD $0x4ebcd442 // fsub v2.4s, v2.4s, v28.4s
+	WORD $0x4e26d442 // fadd v2.4s, v2.4s, v6.4s
+	WORD $0x4e3b1ca3 // and v3.16b, v5.16b, v27.16b
+	WORD $0x4eba1c63 // orr v3.16b, v3.16b, v26.16b
+	WORD $0x6e39e467 // fcmge v7.4s, v3.4s, v25.4s
+	WORD $0x6e38dc64 // fmul v4.4s, v3.4s, v24.4s
+	WORD $0x6ea71c83 // bit v3.16b, v4.16b, v7.16b
+	WORD $0x4e3a1ce4 // and v4.16b, v7.16b, v26.16b
+	WORD $0x4e24d442 // fadd v2.4s, v2.4s, v4.4s
+	WORD $0x4ebad463 // fsub v3.4s, v3.4s, v26.4s
+	WORD $0x4e37d464 // fadd v4.4s, v3.4s, v23.4s
+	WORD $0x6e24fc65 // fdiv v5.4s, v3.4s, v4.4s
+	WORD $0x6e25dca6 // fmul v6.4s, v5.4s, v5.4s
+	WORD $0x4eb61ec8 // orr v8.16b, v22.16b, v22.16b
+	WORD $0x4eb51eab // orr v11.16b, v21.16b, v21.16b
+	WORD $0x4e26cd0b // fmla v11.4s, v8.4s, v6.4s
+	WORD $0x4eb41e88 // orr v8.16b, v20.16b, v20.16b
+	WORD $0x4e26cd68 // fmla v8.4s, v11.4s, v6.4s
+	WORD $0x4eb31e6b // orr v11.16b, v19.16b, v19.16b
+	WORD $0x4e26cd0b // fmla v11.4s, v8.4s, v6.4s
+	WORD $0x4eb21e48 // orr v8.16b, v18.16b, v18.16b
+	WORD $0x4e26cd68 // fmla v8.4s, v11.4s, v6.4s
+	WORD $0x6e28dcc8 // fmul v8.4s, v6.4s, v8.4s
+	WORD $0x6e23dc6a // fmul v10.4s, v3.4s, v3.4s
+	WORD $0x6e38dd4a // fmul v10.4s, v10.4s, v24.4s
+	WORD $0x4e2ad508 // fadd v8.4s, v8.4s, v10.4s
+	WORD $0x6e31dc47 // fmul v7.4s, v2.4s, v17.4s
+	WORD $0x4e25cd07 // fmla v7.4s, v8.4s, v5.4s
+	WORD $0x4ea7d548 // fsub v8.4s, v10.4s, v7.4s
+	WORD $0x4ea3d508 // fsub v8.4s, v8.4s, v3.4s
+	WORD $0x6e30dc41 // fmul v1.4s, v2.4s, v16.4s
+	WORD $0x4ea8d421 // fsub v1.4s, v1.4s, v8.4s
+	WORD $0x4ea0e807 // fcmlt v7.4s, v0.4s, #0.0
+	WORD $0x6ea71de1 // bit v1.16b, v15.16b, v7.16b
+	WORD $0x4ea0d807 // fcmeq v7.4s, v0.4s, #0.0
+	WORD $0x6ea71dc1 // bit v1.16b, v14.16b, v7.16b
+	FMOVQ 288(R10), F12
+	WORD $0x4e2ce407 // fcmeq v7.4s, v0.4s, v12.4s
+	FMOVQ 288(R10), F13
+	WORD $0x6ea71da1 // bit v1.16b, v13.16b, v7.16b
+	WORD $0x4e20e407 // fcmeq v7.4s, v0.4s, v0.4s
+	WORD $0x6ee71c01 // bif v1.16b, v0.16b, v7.16b
+	VST1.P [V1.S4], 16(R0)
+	SUB $4, R4, R4
+	B logf32neon_loop
+logf32neon_done:
+	RET
+DATA logf32neon_k<>+0(SB)/4, $0x800000
+DATA logf32neon_k<>+4(SB)/4, $0x800000
+DATA logf32neon_k<>+8(SB)/4, $0x800000
+DATA logf32neon_k<>+12(SB)/4, $0x800000
+DATA logf32neon_k<>+16(SB)/4, $0x4b800000
+DATA logf32neon_k<>+20(SB)/4, $0x4b800000
+DATA logf32neon_k<>+24(SB)/4, $0x4b800000
+DATA logf32neon_k<>+28(SB)/4, $0x4b800000
+DATA logf32neon_k<>+32(SB)/4, $0xc1c00000
+DATA logf32neon_k<>+36(SB)/4, $0xc1c00000
+DATA logf32neon_k<>+40(SB)/4, $0xc1c00000
+DATA logf32neon_k<>+44(SB)/4, $0xc1c00000
+DATA logf32neon_k<>+48(SB)/4, $0x42fe0000
+DATA logf32neon_k<>+52(SB)/4, $0x42fe0000
+DATA logf32neon_k<>+56(SB)/4, $0x42fe0000
+DATA logf32neon_k<>+60(SB)/4, $0x42fe0000
+DATA logf32neon_k<>+64(SB)/4, $0x7fffff
+DATA logf32neon_k<>+68(SB)/4, $0x7fffff
+DATA logf32neon_k<>+72(SB)/4, $0x7fffff
+DATA logf32neon_k<>+76(SB)/4, $0x7fffff
+DATA logf32neon_k<>+80(SB)/4, $0x3f800000
+DATA logf32neon_k<>+84(SB)/4, $0x3f800000
+DATA logf32neon_k<>+88(SB)/4, $0x3f800000
+DATA logf32neon_k<>+92(SB)/4, $0x3f800000
+DATA logf32neon_k<>+96(SB)/4, $0x3fb504f3
+DATA logf32neon_k<>+100(SB)/4, $0x3fb504f3
+DATA logf32neon_k<>+104(SB)/4, $0x3fb504f3
+DATA logf32neon_k<>+108(SB)/4, $0x3fb504f3
+DATA logf32neon_k<>+112(SB)/4, $0x3f000000
+DATA logf32neon_k<>+116(SB)/4, $0x3f000000
+DATA logf32neon_k<>+120(SB)/4, $0x3f000000
+DATA logf32neon_k<>+124(SB)/4, $0x3f000000
+DATA logf32neon_k<>+128(SB)/4, $0x40000000
+DATA logf32neon_k<>+132(SB)/4, $0x40000000
+DATA logf32neon_k<>+136(SB)/4, $0x40000000
+DATA logf32neon_k<>+140(SB)/4, $0x40000000
+DATA logf32neon_k<>+144(SB)/4, $0x3e3a2e8c
+DATA logf32neon_k<>+148(SB)/4, $0x3e3a2e8c
+DATA logf32neon_k<>+152(SB)/4, $0x3e3a2e8c
+DATA logf32neon_k<>+156(SB)/4, $0x3e3a2e8c
+DATA logf32neon_k<>+160(SB)/4, $0x3e638e39
+DATA logf32neon_k<>+164(SB)/4, $0x3e638e39
+DATA logf32neon_k<>+168(SB)/4, $0x3e638e39
+DATA logf32neon_k<>+172(SB)/4, $0x3e638e39
+DATA logf32neon_k<>+176(SB)/4, $0x3e924925
+DATA logf32neon_k<>+180(SB)/4, $0x3e924925
+DATA logf32neon_k<>+184(SB)/4, $0x3e924925
+DATA logf32neon_k<>+188(SB)/4, $0x3e924925
+DATA logf32neon_k<>+192(SB)/4, $0x3ecccccd
+DATA logf32neon_k<>+196(SB)/4, $0x3ecccccd
+DATA logf32neon_k<>+200(SB)/4, $0x3ecccccd
+DATA logf32neon_k<>+204(SB)/4, $0x3ecccccd
+DATA logf32neon_k<>+208(SB)/4, $0x3f2aaaab
+DATA logf32neon_k<>+212(SB)/4, $0x3f2aaaab
+DATA logf32neon_k<>+216(SB)/4, $0x3f2aaaab
+DATA logf32neon_k<>+220(SB)/4, $0x3f2aaaab
+DATA logf32neon_k<>+224(SB)/4, $0xb95e8083
+DATA logf32neon_k<>+228(SB)/4, $0xb95e8083
+DATA logf32neon_k<>+232(SB)/4, $0xb95e8083
+DATA logf32neon_k<>+236(SB)/4, $0xb95e8083
+DATA logf32neon_k<>+240(SB)/4, $0x3f318000
+DATA logf32neon_k<>+244(SB)/4, $0x3f318000
+DATA logf32neon_k<>+248(SB)/4, $0x3f318000
+DATA logf32neon_k<>+252(SB)/4, $0x3f318000
+DATA logf32neon_k<>+256(SB)/4, $0x7fc00000
+DATA logf32neon_k<>+260(SB)/4, $0x7fc00000
+DATA logf32neon_k<>+264(SB)/4, $0x7fc00000
+DATA logf32neon_k<>+268(SB)/4, $0x7fc00000
+DATA logf32neon_k<>+272(SB)/4, $0xff800000
+DATA logf32neon_k<>+276(SB)/4, $0xff800000
+DATA logf32neon_k<>+280(SB)/4, $0xff800000
+DATA logf32neon_k<>+284(SB)/4, $0xff800000
+DATA logf32neon_k<>+288(SB)/4, $0x7f800000
+DATA logf32neon_k<>+292(SB)/4, $0x7f800000
+DATA logf32neon_k<>+296(SB)/4, $0x7f800000
+DATA logf32neon_k<>+300(SB)/4, $0x7f800000
+GLOBL logf32neon_k<>(SB), RODATA|NOPTR, $304
+
+// func TanhF32NEON(dst []float32, x []float32)
+TEXT ·TanhF32NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $tanhf32neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+	FMOVQ 208(R10), F18
+	FMOVQ 224(R10), F17
+	FMOVQ 240(R10), F16
+	FMOVQ 256(R10), F15
+	FMOVQ 272(R10), F14
+tanhf32neon_loop:
+	CBZ R4, tanhf32neon_done
+	VLD1.P 16(R1), [V0.S4]
+	WORD $0x4ea0f802 // fabs v2.4s, v0.4s
+	WORD $0x4e22d443 // fadd v3.4s, v2.4s, v2.4s
+	WORD $0x4e3ff463 // fmax v3.4s, v3.4s, v31.4s
+	WORD $0x4ebef463 // fmin v3.4s, v3.4s, v30.4s
+	WORD $0x6e3ddc65 // fmul v5.4s, v3.4s, v29.4s
+	WORD $0x4e2188a5 // frintn v5.4s, v5.4s
+	WORD $0x4ea31c66 // orr v6.16b, v3.16b, v3.16b
+	WORD $0x4ebccca6 // fmls v6.4s, v5.4s, v28.4s
+	WORD $0x4ebbcca6 // fmls v6.4s, v5.4s, v27.4s
+	WORD $0x4eba1f44 // orr v4.16b, v26.16b, v26.16b
+	WORD $0x4eb91f27 // orr v7.16b, v25.16b, v25.16b
+	WORD $0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
+	WORD $0x4eb81f04 // orr v4.16b, v24.16b, v24.16b
+	WORD $0x4e26cce4 // fmla v4.4s, v7.4s, v6.4s
+	WORD $0x4eb71ee7 // orr v7.16b, v23.16b, v23.16b
+	WORD $0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
+	WORD $0x4eb61ec4 // orr v4.16b, v22.16b, v22.16b
+	WORD $0x4e26cce4 // fmla v4.4s, v7.4s, v6.4s
+	WORD $0x4eb51ea7 // orr v7.16b, v21.16b, v21.16b
+	WORD $0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
+	WORD $0x4eb41e84 // orr v4.16b, v20.16b, v20.16b
+	WORD $0x4e26cce4 // fmla v4.4s, v7.4s, v6.4s
+	WORD $0x4eb41e87 // orr v7.16b, v20.16b, v20.16b
+	WORD $0x4e26cc87 // fmla v7.4s, v4.4s, v6.4s
+	WORD $0x6e35dca8 // fmul v8.4s, v5.4s, v21.4s
+	WORD $0x4e219908 // frintm v8.4s, v8.4s
+	WORD $0x4ea8d4a5 // fsub v5.4s, v5.4s, v8.4s
+	WORD $0x4e33d508 // fadd v8.4s, v8.4s, v19.4s
+	WORD $0x4f375508 // shl v8.4s, v8.4s, #23
+	WORD $0x4e33d4a5 // fadd v5.4s, v5.4s, v19.4s
+	WORD $0x4f3754a5 // shl v5.4s, v5.4s, #23
+	WORD $0x6e28dce4 // fmul v4.4s, v7.4s, v8.4s
+	WORD $0x6e25dc84 // fmul v4.4s, v4.4s, v5.4s
+	WORD $0x4e34d484 // fadd v4.4s, v4.4s, v20.4s
+	WORD $0x6e24fe43 // fdiv v3.4s, v18.4s, v4.4s
+	WORD $0x4ea3d683 // fsub v3.4s, v20.4s, v3.4s
+	WORD $0x6e22dc45 // fmul v5.4s, v2.4s, v2.4s
+	WORD $0x4eb11e26 // orr v6.16b, v17.16b, v17.16b
+	WORD $0x4eb01e07 // orr v7.16b, v16.16b, v16.16b
+	WORD $0x4e25ccc7 // fmla v7.4s, v6.4s, v5.4s
+	WORD $0x4eaf1de6 // orr v6.16b, v15.16b, v15.16b
+	WORD $0x4e25cce6 // fmla v6.4s, v7.4s, v5.4s
+	WORD $0x4eae1dc7 // orr v7.16b, v14.16b, v14.16b
+	WORD $0x4e25ccc7 // fmla v7.4s, v6.4s, v5.4s
+	FMOVQ 288(R10), F6
+	WORD $0x4e25cce6 // fmla v6.4s, v7.4s, v5.4s
+	WORD $0x6e26dca6 // fmul v6.4s, v5.4s, v6.4s
+	WORD $0x4ea21c4b // orr v11.16b, v2.16b, v2.16b
+	WORD $0x4e22cccb // fmla v11.4s, v6.4s, v2.4s
+	FMOVQ 304(R10), F12
+	WORD $0x6ea2e587 // fcmgt v7.4s, v12.4s, v2.4s
+	WORD $0x6ea71d63 // bit v3.16b, v11.16b, v7.16b
+	FMOVQ 320(R10), F13
+	WORD $0x4e2d1c07 // and v7.16b, v0.16b, v13.16b
+	WORD $0x4ea71c61 // orr v1.16b, v3.16b, v7.16b
+	VST1.P [V1.S4], 16(R0)
+	SUB $4, R4, R4
+	B tanhf32neon_loop
+tanhf32neon_done:
+	RET
+DATA tanhf32neon_k<>+0(SB)/4, $0xc2d00000
+DATA tanhf32neon_k<>+4(SB)/4, $0xc2d00000
+DATA tanhf32neon_k<>+8(SB)/4, $0xc2d00000
+DATA tanhf32neon_k<>+12(SB)/4, $0xc2d00000
+DATA tanhf32neon_k<>+16(SB)/4, $0x42b20000
+DATA tanhf32neon_k<>+20(SB)/4, $0x42b20000
+DATA tanhf32neon_k<>+24(SB)/4, $0x42b20000
+DATA tanhf32neon_k<>+28(SB)/4, $0x42b20000
+DATA tanhf32neon_k<>+32(SB)/4, $0x3fb8aa3b
+DATA tanhf32neon_k<>+36(SB)/4, $0x3fb8aa3b
+DATA tanhf32neon_k<>+40(SB)/4, $0x3fb8aa3b
+DATA tanhf32neon_k<>+44(SB)/4, $0x3fb8aa3b
+DATA tanhf32neon_k<>+48(SB)/4, $0x3f317218
+DATA tanhf32neon_k<>+52(SB)/4, $0x3f317218
+DATA tanhf32neon_k<>+56(SB)/4, $0x3f317218
+DATA tanhf32neon_k<>+60(SB)/4, $0x3f317218
+DATA tanhf32neon_k<>+64(SB)/4, $0xb102e308
+DATA tanhf32neon_k<>+68(SB)/4, $0xb102e308
+DATA tanhf32neon_k<>+72(SB)/4, $0xb102e308
+DATA tanhf32neon_k<>+76(SB)/4, $0xb102e308
+DATA tanhf32neon_k<>+80(SB)/4, $0x39500d01
+DATA tanhf32neon_k<>+84(SB)/4, $0x39500d01
+DATA tanhf32neon_k<>+88(SB)/4, $0x39500d01
+DATA tanhf32neon_k<>+92(SB)/4, $0x39500d01
+DATA tanhf32neon_k<>+96(SB)/4, $0x3ab60b61
+DATA tanhf32neon_k<>+100(SB)/4, $0x3ab60b61
+DATA tanhf32neon_k<>+104(SB)/4, $0x3ab60b61
+DATA tanhf32neon_k<>+108(SB)/4, $0x3ab60b61
+DATA tanhf32neon_k<>+112(SB)/4, $0x3c088889
+DATA tanhf32neon_k<>+116(SB)/4, $0x3c088889
+DATA tanhf32neon_k<>+120(SB)/4, $0x3c088889
+DATA tanhf32neon_k<>+124(SB)/4, $0x3c088889
+DATA tanhf32neon_k<>+128(SB)/4, $0x3d2aaaab
+DATA tanhf32neon_k<>+132(SB)/4, $0x3d2aaaab
+DATA tanhf32neon_k<>+136(SB)/4, $0x3d2aaaab
+DATA tanhf32neon_k<>+140(SB)/4, $0x3d2aaaab
+DATA tanhf32neon_k<>+144(SB)/4, $0x3e2aaaab
+DATA tanhf32neon_k<>+148(SB)/4, $0x3e2aaaab
+DATA tanhf32neon_k<>+152(SB)/4, $0x3e2aaaab
+DATA tanhf32neon_k<>+156(SB)/4, $0x3e2aaaab
+DATA tanhf32neon_k<>+160(SB)/4, $0x3f000000
+DATA tanhf32neon_k<>+164(SB)/4, $0x3f000000
+DATA tanhf32neon_k<>+168(SB)/4, $0x3f000000
+DATA tanhf32neon_k<>+172(SB)/4, $0x3f000000
+DATA tanhf32neon_k<>+176(SB)/4, $0x3f800000
+DATA tanhf32neon_k<>+180(SB)/4, $0x3f800000
+DATA tanhf32neon_k<>+184(SB)/4, $0x3f800000
+DATA tanhf32neon_k<>+188(SB)/4, $0x3f800000
+DATA tanhf32neon_k<>+192(SB)/4, $0x4b40007f
+DATA tanhf32neon_k<>+196(SB)/4, $0x4b40007f
+DATA tanhf32neon_k<>+200(SB)/4, $0x4b40007f
+DATA tanhf32neon_k<>+204(SB)/4, $0x4b40007f
+DATA tanhf32neon_k<>+208(SB)/4, $0x40000000
+DATA tanhf32neon_k<>+212(SB)/4, $0x40000000
+DATA tanhf32neon_k<>+216(SB)/4, $0x40000000
+DATA tanhf32neon_k<>+220(SB)/4, $0x40000000
+DATA tanhf32neon_k<>+224(SB)/4, $0xbbbaf0ea
+DATA tanhf32neon_k<>+228(SB)/4, $0xbbbaf0ea
+DATA tanhf32neon_k<>+232(SB)/4, $0xbbbaf0ea
+DATA tanhf32neon_k<>+236(SB)/4, $0xbbbaf0ea
+DATA tanhf32neon_k<>+240(SB)/4, $0x3ca9134e
+DATA tanhf32neon_k<>+244(SB)/4, $0x3ca9134e
+DATA tanhf32neon_k<>+248(SB)/4, $0x3ca9134e
+DATA tanhf32neon_k<>+252(SB)/4, $0x3ca9134e
+DATA tanhf32neon_k<>+256(SB)/4, $0xbd5c1e2d
+DATA tanhf32neon_k<>+260(SB)/4, $0xbd5c1e2d
+DATA tanhf32neon_k<>+264(SB)/4, $0xbd5c1e2d
+DATA tanhf32neon_k<>+268(SB)/4, $0xbd5c1e2d
+DATA tanhf32neon_k<>+272(SB)/4, $0x3e088393
+DATA tanhf32neon_k<>+276(SB)/4, $0x3e088393
+DATA tanhf32neon_k<>+280(SB)/4, $0x3e088393
+DATA tanhf32neon_k<>+284(SB)/4, $0x3e088393
+DATA tanhf32neon_k<>+288(SB)/4, $0xbeaaaa99
+DATA tanhf32neon_k<>+292(SB)/4, $0xbeaaaa99
+DATA tanhf32neon_k<>+296(SB)/4, $0xbeaaaa99
+DATA tanhf32neon_k<>+300(SB)/4, $0xbeaaaa99
+DATA tanhf32neon_k<>+304(SB)/4, $0x3f200000
+DATA tanhf32neon_k<>+308(SB)/4, $0x3f200000
+DATA tanhf32neon_k<>+312(SB)/4, $0x3f200000
+DATA tanhf32neon_k<>+316(SB)/4, $0x3f200000
+DATA tanhf32neon_k<>+320(SB)/4, $0x80000000
+DATA tanhf32neon_k<>+324(SB)/4, $0x80000000
+DATA tanhf32neon_k<>+328(SB)/4, $0x80000000
+DATA tanhf32neon_k<>+332(SB)/4, $0x80000000
+GLOBL tanhf32neon_k<>(SB), RODATA|NOPTR, $336
+
+// func SigmoidF32NEON(dst []float32, x []float32)
+TEXT ·SigmoidF32NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $sigmoidf32neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+	FMOVQ 208(R10), F18
+sigmoidf32neon_loop:
+	CBZ R4, sigmoidf32neon_done
+	VLD1.P 16(R1), [V0.S4]
+	WORD $0x4ebf1c02 // orr v2.16b, v0.16b, v31.16b
+	WORD $0x4e3ef442 // fmax v2.4s, v2.4s, v30.4s
+	WORD $0x4ebdf442 // fmin v2.4s, v2.4s, v29.4s
+	WORD $0x6e3cdc45 // fmul v5.4s, v2.4s, v28.4s
+	WORD $0x4e2188a5 // frintn v5.4s, v5.4s
+	WORD $0x4ea21c46 // orr v6.16b, v2.16b, v2.16b
+	WORD $0x4ebbcca6 // fmls v6.4s, v5.4s, v27.4s
+	WORD $0x4ebacca6 // fmls v6.4s, v5.4s, v26.4s
+	WORD $0x4eb91f23 // orr v3.16b, v25.16b, v25.16b
+	WORD $0x4eb81f07 // orr v7.16b, v24.16b, v24.16b
+	WORD $0x4e26cc67 // fmla v7.4s, v3.4s, v6.4s
+	WORD $0x4eb71ee3 // orr v3.16b, v23.16b, v23.16b
+	WORD $0x4e26cce3 // fmla v3.4s, v7.4s, v6.4s
+	WORD $0x4eb61ec7 // orr v7.16b, v22.16b, v22.16b
+	WORD $0x4e26cc67 // fmla v7.4s, v3.4s, v6.4s
+	WORD $0x4eb51ea3 // orr v3.16b, v21.16b, v21.16b
+	WORD $0x4e26cce3 // fmla v3.4s, v7.4s, v6.4s
+	WORD $0x4eb41e87 // orr v7.16b, v20.16b, v20.16b
+	WORD $0x4e26cc67 // fmla v7.4s, v3.4s, v6.4s
+	WORD $0x4eb31e63 // orr v3.16b, v19.16b, v19.16b
+	WORD $0x4e26cce3 // fmla v3.4s, v7.4s, v6.4s
+	WORD $0x4eb31e67 // orr v7.16b, v19.16b, v19.16b
+	WORD $0x4e26cc67 // fmla v7.4s, v3.4s, v6.4s
+	WORD $0x6e34dca8 // fmul v8.4s, v5.4s, v20.4s
+	WORD $0x4e219908 // frintm v8.4s, v8.4s
+	WORD $0x4ea8d4a5 // fsub v5.4s, v5.4s, v8.4s
+	WORD $0x4e32d508 // fadd v8.4s, v8.4s, v18.4s
+	WORD $0x4f375508 // shl v8.4s, v8.4s, #23
+	WORD $0x4e32d4a5 // fadd v5.4s, v5.4s, v18.4s
+	WORD $0x4f3754a5 // shl v5.4s, v5.4s, #23
+	WORD $0x6e28dce3 // fmul v3.4s, v7.4s, v8.4s
+	WORD $0x6e25dc63 // fmul v3.4s, v3.4s, v5.4s
+	WORD $0x4eb31e64 // orr v4.16b, v19.16b, v19.16b
+	WORD $0x4ea0e805 // fcmlt v5.4s, v0.4s, #0.0
+	WORD $0x6ea51c64 // bit v4.16b, v3.16b, v5.16b
+	WORD $0x4e33d463 // fadd v3.4s, v3.4s, v19.4s
+	WORD $0x6e23fc81 // fdiv v1.4s, v4.4s, v3.4s
+	VST1.P [V1.S4], 16(R0)
+	SUB $4, R4, R4
+	B sigmoidf32neon_loop
+sigmoidf32neon_done:
+	RET
+DATA sigmoidf32neon_k<>+0(SB)/4, $0x80000000
+DATA sigmoidf32neon_k<>+4(SB)/4, $0x80000000
+DATA sigmoidf32neon_k<>+8(SB)/4, $0x80000000
+DATA sigmoidf32neon_k<>+12(SB)/4, $0x80000000
+DATA sigmoidf32neon_k<>+16(SB)/4, $0xc2d00000
+DATA sigmoidf32neon_k<>+20(SB)/4, $0xc2d00000
+DATA sigmoidf32neon_k<>+24(SB)/4, $0xc2d00000
+DATA sigmoidf32neon_k<>+28(SB)/4, $0xc2d00000
+DATA sigmoidf32neon_k<>+32(SB)/4, $0x42b20000
+DATA sigmoidf32neon_k<>+36(SB)/4, $0x42b20000
+DATA sigmoidf32neon_k<>+40(SB)/4, $0x42b20000
+DATA sigmoidf32neon_k<>+44(SB)/4, $0x42b20000
+DATA sigmoidf32neon_k<>+48(SB)/4, $0x3fb8aa3b
+DATA sigmoidf32neon_k<>+52(SB)/4, $0x3fb8aa3b
+DATA sigmoidf32neon_k<>+56(SB)/4, $0x3fb8aa3b
+DATA sigmoidf32neon_k<>+60(SB)/4, $0x3fb8aa3b
+DATA sigmoidf32neon_k<>+64(SB)/4, $0x3f317218
+DATA sigmoidf32neon_k<>+68(SB)/4, $0x3f317218
+DATA sigmoidf32neon_k<>+72(SB)/4, $0x3f317218
+DATA sigmoidf32neon_k<>+76(SB)/4, $0x3f317218
+DATA sigmoidf32neon_k<>+80(SB)/4, $0xb102e308
+DATA sigmoidf32neon_k<>+84(SB)/4, $0xb102e308
+DATA sigmoidf32neon_k<>+88(SB)/4, $0xb102e308
+DATA sigmoidf32neon_k<>+92(SB)/4, $0xb102e308
+DATA sigmoidf32neon_k<>+96(SB)/4, $0x39500d01
+DATA sigmoidf32neon_k<>+100(SB)/4, $0x39500d01
+DATA sigmoidf32neon_k<>+104(SB)/4, $0x39500d01
+DATA sigmoidf32neon_k<>+108(SB)/4, $0x39500d01
+DATA sigmoidf32neon_k<>+112(SB)/4, $0x3ab60b61
+DATA sigmoidf32neon_k<>+116(SB)/4, $0x3ab60b61
+DATA sigmoidf32neon_k<>+120(SB)/4, $0x3ab60b61
+DATA sigmoidf32neon_k<>+124(SB)/4, $0x3ab60b61
+DATA sigmoidf32neon_k<>+128(SB)/4, $0x3c088889
+DATA sigmoidf32neon_k<>+132(SB)/4, $0x3c088889
+DATA sigmoidf32neon_k<>+136(SB)/4, $0x3c088889
+DATA sigmoidf32neon_k<>+140(SB)/4, $0x3c088889
+DATA sigmoidf32neon_k<>+144(SB)/4, $0x3d2aaaab
+DATA sigmoidf32neon_k<>+148(SB)/4, $0x3d2aaaab
+DATA sigmoidf32neon_k<>+152(SB)/4, $0x3d2aaaab
+DATA sigmoidf32neon_k<>+156(SB)/4, $0x3d2aaaab
+DATA sigmoidf32neon_k<>+160(SB)/4, $0x3e2aaaab
+DATA sigmoidf32neon_k<>+164(SB)/4, $0x3e2aaaab
+DATA sigmoidf32neon_k<>+168(SB)/4, $0x3e2aaaab
+DATA sigmoidf32neon_k<>+172(SB)/4, $0x3e2aaaab
+DATA sigmoidf32neon_k<>+176(SB)/4, $0x3f000000
+DATA sigmoidf32neon_k<>+180(SB)/4, $0x3f000000
+DATA sigmoidf32neon_k<>+184(SB)/4, $0x3f000000
+DATA sigmoidf32neon_k<>+188(SB)/4, $0x3f000000
+DATA sigmoidf32neon_k<>+192(SB)/4, $0x3f800000
+DATA sigmoidf32neon_k<>+196(SB)/4, $0x3f800000
+DATA sigmoidf32neon_k<>+200(SB)/4, $0x3f800000
+DATA sigmoidf32neon_k<>+204(SB)/4, $0x3f800000
+DATA sigmoidf32neon_k<>+208(SB)/4, $0x4b40007f
+DATA sigmoidf32neon_k<>+212(SB)/4, $0x4b40007f
+DATA sigmoidf32neon_k<>+216(SB)/4, $0x4b40007f
+DATA sigmoidf32neon_k<>+220(SB)/4, $0x4b40007f
+GLOBL sigmoidf32neon_k<>(SB), RODATA|NOPTR, $224
+
+// func GatherF32NEON(dst, src []float32, inc int)
+TEXT ·GatherF32NEON(SB), NOSPLIT, $0-56
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD src_base+24(FP), R1
+	MOVD inc+48(FP), R2
+	CMP $2, R2
+	BEQ gatherf32neon_s2
+	CMP $3, R2
+	BEQ gatherf32neon_s3
+gatherf32neon_s4:
+	CBZ R4, gatherf32neon_done
+	VLD4.P 64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VST1.P [V0.S4], 16(R0)
+	SUB $4, R4, R4
+	B gatherf32neon_s4
+gatherf32neon_s3:
+	CBZ R4, gatherf32neon_done
+	VLD3.P 48(R1), [V0.S4, V1.S4, V2.S4]
+	VST1.P [V0.S4], 16(R0)
+	SUB $4, R4, R4
+	B gatherf32neon_s3
+gatherf32neon_s2:
+	CBZ R4, gatherf32neon_done
+	VLD2.P 32(R1), [V0.S4, V1.S4]
+	VST1.P [V0.S4], 16(R0)
+	SUB $4, R4, R4
+	B gatherf32neon_s2
+gatherf32neon_done:
+	RET
+
 // func AddF64NEON(dst []float64, x []float64, y []float64)
 TEXT ·AddF64NEON(SB), NOSPLIT, $0-72
 	MOVD dst_base+0(FP), R0
@@ -1854,4 +2452,572 @@ gemmf64neon_write:
 	ADD R4, R3, R3
 	VST1 [V22.D2, V23.D2], (R3)
 	ADD R4, R3, R3
+	RET
+
+// func ExpF64NEON(dst []float64, x []float64)
+TEXT ·ExpF64NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $expf64neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+	FMOVQ 208(R10), F18
+	FMOVQ 224(R10), F17
+	FMOVQ 240(R10), F16
+	FMOVQ 256(R10), F15
+	FMOVQ 272(R10), F14
+	FMOVQ 288(R10), F13
+expf64neon_loop:
+	CBZ R4, expf64neon_done
+	VLD1.P 16(R1), [V0.D2]
+	WORD $0x4e7ff400 // fmax v0.2d, v0.2d, v31.2d
+	WORD $0x4efef400 // fmin v0.2d, v0.2d, v30.2d
+	WORD $0x6e7ddc02 // fmul v2.2d, v0.2d, v29.2d
+	WORD $0x4e618842 // frintn v2.2d, v2.2d
+	WORD $0x4ea01c03 // orr v3.16b, v0.16b, v0.16b
+	WORD $0x4efccc43 // fmls v3.2d, v2.2d, v28.2d
+	WORD $0x4efbcc43 // fmls v3.2d, v2.2d, v27.2d
+	WORD $0x4eba1f41 // orr v1.16b, v26.16b, v26.16b
+	WORD $0x4eb91f24 // orr v4.16b, v25.16b, v25.16b
+	WORD $0x4e63cc24 // fmla v4.2d, v1.2d, v3.2d
+	WORD $0x4eb81f01 // orr v1.16b, v24.16b, v24.16b
+	WORD $0x4e63cc81 // fmla v1.2d, v4.2d, v3.2d
+	WORD $0x4eb71ee4 // orr v4.16b, v23.16b, v23.16b
+	WORD $0x4e63cc24 // fmla v4.2d, v1.2d, v3.2d
+	WORD $0x4eb61ec1 // orr v1.16b, v22.16b, v22.16b
+	WORD $0x4e63cc81 // fmla v1.2d, v4.2d, v3.2d
+	WORD $0x4eb51ea4 // orr v4.16b, v21.16b, v21.16b
+	WORD $0x4e63cc24 // fmla v4.2d, v1.2d, v3.2d
+	WORD $0x4eb41e81 // orr v1.16b, v20.16b, v20.16b
+	WORD $0x4e63cc81 // fmla v1.2d, v4.2d, v3.2d
+	WORD $0x4eb31e64 // orr v4.16b, v19.16b, v19.16b
+	WORD $0x4e63cc24 // fmla v4.2d, v1.2d, v3.2d
+	WORD $0x4eb21e41 // orr v1.16b, v18.16b, v18.16b
+	WORD $0x4e63cc81 // fmla v1.2d, v4.2d, v3.2d
+	WORD $0x4eb11e24 // orr v4.16b, v17.16b, v17.16b
+	WORD $0x4e63cc24 // fmla v4.2d, v1.2d, v3.2d
+	WORD $0x4eb01e01 // orr v1.16b, v16.16b, v16.16b
+	WORD $0x4e63cc81 // fmla v1.2d, v4.2d, v3.2d
+	WORD $0x4eaf1de4 // orr v4.16b, v15.16b, v15.16b
+	WORD $0x4e63cc24 // fmla v4.2d, v1.2d, v3.2d
+	WORD $0x4eae1dc1 // orr v1.16b, v14.16b, v14.16b
+	WORD $0x4e63cc81 // fmla v1.2d, v4.2d, v3.2d
+	WORD $0x4eae1dc4 // orr v4.16b, v14.16b, v14.16b
+	WORD $0x4e63cc24 // fmla v4.2d, v1.2d, v3.2d
+	WORD $0x6e6fdc45 // fmul v5.2d, v2.2d, v15.2d
+	WORD $0x4e6198a5 // frintm v5.2d, v5.2d
+	WORD $0x4ee5d442 // fsub v2.2d, v2.2d, v5.2d
+	WORD $0x4e6dd4a5 // fadd v5.2d, v5.2d, v13.2d
+	WORD $0x4f7454a5 // shl v5.2d, v5.2d, #52
+	WORD $0x4e6dd442 // fadd v2.2d, v2.2d, v13.2d
+	WORD $0x4f745442 // shl v2.2d, v2.2d, #52
+	WORD $0x6e65dc81 // fmul v1.2d, v4.2d, v5.2d
+	WORD $0x6e62dc21 // fmul v1.2d, v1.2d, v2.2d
+	VST1.P [V1.D2], 16(R0)
+	SUB $2, R4, R4
+	B expf64neon_loop
+expf64neon_done:
+	RET
+DATA expf64neon_k<>+0(SB)/8, $0xc087500000000000
+DATA expf64neon_k<>+8(SB)/8, $0xc087500000000000
+DATA expf64neon_k<>+16(SB)/8, $0x4086300000000000
+DATA expf64neon_k<>+24(SB)/8, $0x4086300000000000
+DATA expf64neon_k<>+32(SB)/8, $0x3ff71547652b82fe
+DATA expf64neon_k<>+40(SB)/8, $0x3ff71547652b82fe
+DATA expf64neon_k<>+48(SB)/8, $0x3fe62e42fefa39ef
+DATA expf64neon_k<>+56(SB)/8, $0x3fe62e42fefa39ef
+DATA expf64neon_k<>+64(SB)/8, $0x3c7abc9e3b39803f
+DATA expf64neon_k<>+72(SB)/8, $0x3c7abc9e3b39803f
+DATA expf64neon_k<>+80(SB)/8, $0x3de6124613a86d09
+DATA expf64neon_k<>+88(SB)/8, $0x3de6124613a86d09
+DATA expf64neon_k<>+96(SB)/8, $0x3e21eed8eff8d898
+DATA expf64neon_k<>+104(SB)/8, $0x3e21eed8eff8d898
+DATA expf64neon_k<>+112(SB)/8, $0x3e5ae64567f544e4
+DATA expf64neon_k<>+120(SB)/8, $0x3e5ae64567f544e4
+DATA expf64neon_k<>+128(SB)/8, $0x3e927e4fb7789f5c
+DATA expf64neon_k<>+136(SB)/8, $0x3e927e4fb7789f5c
+DATA expf64neon_k<>+144(SB)/8, $0x3ec71de3a556c734
+DATA expf64neon_k<>+152(SB)/8, $0x3ec71de3a556c734
+DATA expf64neon_k<>+160(SB)/8, $0x3efa01a01a01a01a
+DATA expf64neon_k<>+168(SB)/8, $0x3efa01a01a01a01a
+DATA expf64neon_k<>+176(SB)/8, $0x3f2a01a01a01a01a
+DATA expf64neon_k<>+184(SB)/8, $0x3f2a01a01a01a01a
+DATA expf64neon_k<>+192(SB)/8, $0x3f56c16c16c16c17
+DATA expf64neon_k<>+200(SB)/8, $0x3f56c16c16c16c17
+DATA expf64neon_k<>+208(SB)/8, $0x3f81111111111111
+DATA expf64neon_k<>+216(SB)/8, $0x3f81111111111111
+DATA expf64neon_k<>+224(SB)/8, $0x3fa5555555555555
+DATA expf64neon_k<>+232(SB)/8, $0x3fa5555555555555
+DATA expf64neon_k<>+240(SB)/8, $0x3fc5555555555555
+DATA expf64neon_k<>+248(SB)/8, $0x3fc5555555555555
+DATA expf64neon_k<>+256(SB)/8, $0x3fe0000000000000
+DATA expf64neon_k<>+264(SB)/8, $0x3fe0000000000000
+DATA expf64neon_k<>+272(SB)/8, $0x3ff0000000000000
+DATA expf64neon_k<>+280(SB)/8, $0x3ff0000000000000
+DATA expf64neon_k<>+288(SB)/8, $0x43380000000003ff
+DATA expf64neon_k<>+296(SB)/8, $0x43380000000003ff
+GLOBL expf64neon_k<>(SB), RODATA|NOPTR, $304
+
+// func LogF64NEON(dst []float64, x []float64)
+TEXT ·LogF64NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $logf64neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+	FMOVQ 208(R10), F18
+	FMOVQ 224(R10), F17
+	FMOVQ 240(R10), F16
+	FMOVQ 256(R10), F15
+	FMOVQ 272(R10), F14
+logf64neon_loop:
+	CBZ R4, logf64neon_done
+	VLD1.P 16(R1), [V0.D2]
+	WORD $0x6ee0e7e7 // fcmgt v7.2d, v31.2d, v0.2d
+	WORD $0x6e7edc04 // fmul v4.2d, v0.2d, v30.2d
+	WORD $0x4ea71ce5 // orr v5.16b, v7.16b, v7.16b
+	WORD $0x6e601c85 // bsl v5.16b, v4.16b, v0.16b
+	WORD $0x4e3d1ce6 // and v6.16b, v7.16b, v29.16b
+	WORD $0x6f4c04a2 // ushr v2.2d, v5.2d, #52
+	WORD $0x6e61d842 // ucvtf v2.2d, v2.2d
+	WORD $0x4efcd442 // fsub v2.2d, v2.2d, v28.2d
+	WORD $0x4e66d442 // fadd v2.2d, v2.2d, v6.2d
+	WORD $0x4e3b1ca3 // and v3.16b, v5.16b, v27.16b
+	WORD $0x4eba1c63 // orr v3.16b, v3.16b, v26.16b
+	WORD $0x6e79e467 // fcmge v7.2d, v3.2d, v25.2d
+	WORD $0x6e78dc64 // fmul v4.2d, v3.2d, v24.2d
+	WORD $0x6ea71c83 // bit v3.16b, v4.16b, v7.16b
+	WORD $0x4e3a1ce4 // and v4.16b, v7.16b, v26.16b
+	WORD $0x4e64d442 // fadd v2.2d, v2.2d, v4.2d
+	WORD $0x4efad463 // fsub v3.2d, v3.2d, v26.2d
+	WORD $0x4e77d464 // fadd v4.2d, v3.2d, v23.2d
+	WORD $0x6e64fc65 // fdiv v5.2d, v3.2d, v4.2d
+	WORD $0x6e65dca6 // fmul v6.2d, v5.2d, v5.2d
+	WORD $0x6e66dcc7 // fmul v7.2d, v6.2d, v6.2d
+	WORD $0x4eb61ec8 // orr v8.16b, v22.16b, v22.16b
+	WORD $0x4eb51eab // orr v11.16b, v21.16b, v21.16b
+	WORD $0x4e67cd0b // fmla v11.2d, v8.2d, v7.2d
+	WORD $0x4eb41e88 // orr v8.16b, v20.16b, v20.16b
+	WORD $0x4e67cd68 // fmla v8.2d, v11.2d, v7.2d
+	WORD $0x6e68dce8 // fmul v8.2d, v7.2d, v8.2d
+	WORD $0x4eb31e69 // orr v9.16b, v19.16b, v19.16b
+	WORD $0x4eb21e4b // orr v11.16b, v18.16b, v18.16b
+	WORD $0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	WORD $0x4eb11e29 // orr v9.16b, v17.16b, v17.16b
+	WORD $0x4e67cd69 // fmla v9.2d, v11.2d, v7.2d
+	WORD $0x4eb01e0b // orr v11.16b, v16.16b, v16.16b
+	WORD $0x4e67cd2b // fmla v11.2d, v9.2d, v7.2d
+	WORD $0x6e6bdcc9 // fmul v9.2d, v6.2d, v11.2d
+	WORD $0x4e69d508 // fadd v8.2d, v8.2d, v9.2d
+	WORD $0x6e63dc6a // fmul v10.2d, v3.2d, v3.2d
+	WORD $0x6e78dd4a // fmul v10.2d, v10.2d, v24.2d
+	WORD $0x4e6ad508 // fadd v8.2d, v8.2d, v10.2d
+	WORD $0x6e6fdc47 // fmul v7.2d, v2.2d, v15.2d
+	WORD $0x4e65cd07 // fmla v7.2d, v8.2d, v5.2d
+	WORD $0x4ee7d548 // fsub v8.2d, v10.2d, v7.2d
+	WORD $0x4ee3d508 // fsub v8.2d, v8.2d, v3.2d
+	WORD $0x6e6edc41 // fmul v1.2d, v2.2d, v14.2d
+	WORD $0x4ee8d421 // fsub v1.2d, v1.2d, v8.2d
+	WORD $0x4ee0e807 // fcmlt v7.2d, v0.2d, #0.0
+	FMOVQ 288(R10), F12
+	WORD $0x6ea71d81 // bit v1.16b, v12.16b, v7.16b
+	WORD $0x4ee0d807 // fcmeq v7.2d, v0.2d, #0.0
+	FMOVQ 304(R10), F13
+	WORD $0x6ea71da1 // bit v1.16b, v13.16b, v7.16b
+	FMOVQ 320(R10), F12
+	WORD $0x4e6ce407 // fcmeq v7.2d, v0.2d, v12.2d
+	FMOVQ 320(R10), F13
+	WORD $0x6ea71da1 // bit v1.16b, v13.16b, v7.16b
+	WORD $0x4e60e407 // fcmeq v7.2d, v0.2d, v0.2d
+	WORD $0x6ee71c01 // bif v1.16b, v0.16b, v7.16b
+	VST1.P [V1.D2], 16(R0)
+	SUB $2, R4, R4
+	B logf64neon_loop
+logf64neon_done:
+	RET
+DATA logf64neon_k<>+0(SB)/8, $0x10000000000000
+DATA logf64neon_k<>+8(SB)/8, $0x10000000000000
+DATA logf64neon_k<>+16(SB)/8, $0x4350000000000000
+DATA logf64neon_k<>+24(SB)/8, $0x4350000000000000
+DATA logf64neon_k<>+32(SB)/8, $0xc04b000000000000
+DATA logf64neon_k<>+40(SB)/8, $0xc04b000000000000
+DATA logf64neon_k<>+48(SB)/8, $0x408ff80000000000
+DATA logf64neon_k<>+56(SB)/8, $0x408ff80000000000
+DATA logf64neon_k<>+64(SB)/8, $0xfffffffffffff
+DATA logf64neon_k<>+72(SB)/8, $0xfffffffffffff
+DATA logf64neon_k<>+80(SB)/8, $0x3ff0000000000000
+DATA logf64neon_k<>+88(SB)/8, $0x3ff0000000000000
+DATA logf64neon_k<>+96(SB)/8, $0x3ff6a09e667f3bcd
+DATA logf64neon_k<>+104(SB)/8, $0x3ff6a09e667f3bcd
+DATA logf64neon_k<>+112(SB)/8, $0x3fe0000000000000
+DATA logf64neon_k<>+120(SB)/8, $0x3fe0000000000000
+DATA logf64neon_k<>+128(SB)/8, $0x4000000000000000
+DATA logf64neon_k<>+136(SB)/8, $0x4000000000000000
+DATA logf64neon_k<>+144(SB)/8, $0x3fc39a09d078c69f
+DATA logf64neon_k<>+152(SB)/8, $0x3fc39a09d078c69f
+DATA logf64neon_k<>+160(SB)/8, $0x3fcc71c51d8e78af
+DATA logf64neon_k<>+168(SB)/8, $0x3fcc71c51d8e78af
+DATA logf64neon_k<>+176(SB)/8, $0x3fd999999997fa04
+DATA logf64neon_k<>+184(SB)/8, $0x3fd999999997fa04
+DATA logf64neon_k<>+192(SB)/8, $0x3fc2f112df3e5244
+DATA logf64neon_k<>+200(SB)/8, $0x3fc2f112df3e5244
+DATA logf64neon_k<>+208(SB)/8, $0x3fc7466496cb03de
+DATA logf64neon_k<>+216(SB)/8, $0x3fc7466496cb03de
+DATA logf64neon_k<>+224(SB)/8, $0x3fd2492494229359
+DATA logf64neon_k<>+232(SB)/8, $0x3fd2492494229359
+DATA logf64neon_k<>+240(SB)/8, $0x3fe5555555555593
+DATA logf64neon_k<>+248(SB)/8, $0x3fe5555555555593
+DATA logf64neon_k<>+256(SB)/8, $0x3dea39ef35793c76
+DATA logf64neon_k<>+264(SB)/8, $0x3dea39ef35793c76
+DATA logf64neon_k<>+272(SB)/8, $0x3fe62e42fee00000
+DATA logf64neon_k<>+280(SB)/8, $0x3fe62e42fee00000
+DATA logf64neon_k<>+288(SB)/8, $0x7ff8000000000001
+DATA logf64neon_k<>+296(SB)/8, $0x7ff8000000000001
+DATA logf64neon_k<>+304(SB)/8, $0xfff0000000000000
+DATA logf64neon_k<>+312(SB)/8, $0xfff0000000000000
+DATA logf64neon_k<>+320(SB)/8, $0x7ff0000000000000
+DATA logf64neon_k<>+328(SB)/8, $0x7ff0000000000000
+GLOBL logf64neon_k<>(SB), RODATA|NOPTR, $336
+
+// func TanhF64NEON(dst []float64, x []float64)
+TEXT ·TanhF64NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $tanhf64neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+	FMOVQ 208(R10), F18
+	FMOVQ 224(R10), F17
+	FMOVQ 240(R10), F16
+	FMOVQ 256(R10), F15
+	FMOVQ 272(R10), F14
+tanhf64neon_loop:
+	CBZ R4, tanhf64neon_done
+	VLD1.P 16(R1), [V0.D2]
+	WORD $0x4ee0f802 // fabs v2.2d, v0.2d
+	WORD $0x4e62d443 // fadd v3.2d, v2.2d, v2.2d
+	WORD $0x4e7ff463 // fmax v3.2d, v3.2d, v31.2d
+	WORD $0x4efef463 // fmin v3.2d, v3.2d, v30.2d
+	WORD $0x6e7ddc65 // fmul v5.2d, v3.2d, v29.2d
+	WORD $0x4e6188a5 // frintn v5.2d, v5.2d
+	WORD $0x4ea31c66 // orr v6.16b, v3.16b, v3.16b
+	WORD $0x4efccca6 // fmls v6.2d, v5.2d, v28.2d
+	WORD $0x4efbcca6 // fmls v6.2d, v5.2d, v27.2d
+	WORD $0x4eba1f44 // orr v4.16b, v26.16b, v26.16b
+	WORD $0x4eb91f27 // orr v7.16b, v25.16b, v25.16b
+	WORD $0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD $0x4eb81f04 // orr v4.16b, v24.16b, v24.16b
+	WORD $0x4e66cce4 // fmla v4.2d, v7.2d, v6.2d
+	WORD $0x4eb71ee7 // orr v7.16b, v23.16b, v23.16b
+	WORD $0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD $0x4eb61ec4 // orr v4.16b, v22.16b, v22.16b
+	WORD $0x4e66cce4 // fmla v4.2d, v7.2d, v6.2d
+	WORD $0x4eb51ea7 // orr v7.16b, v21.16b, v21.16b
+	WORD $0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD $0x4eb41e84 // orr v4.16b, v20.16b, v20.16b
+	WORD $0x4e66cce4 // fmla v4.2d, v7.2d, v6.2d
+	WORD $0x4eb31e67 // orr v7.16b, v19.16b, v19.16b
+	WORD $0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD $0x4eb21e44 // orr v4.16b, v18.16b, v18.16b
+	WORD $0x4e66cce4 // fmla v4.2d, v7.2d, v6.2d
+	WORD $0x4eb11e27 // orr v7.16b, v17.16b, v17.16b
+	WORD $0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD $0x4eb01e04 // orr v4.16b, v16.16b, v16.16b
+	WORD $0x4e66cce4 // fmla v4.2d, v7.2d, v6.2d
+	WORD $0x4eaf1de7 // orr v7.16b, v15.16b, v15.16b
+	WORD $0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD $0x4eae1dc4 // orr v4.16b, v14.16b, v14.16b
+	WORD $0x4e66cce4 // fmla v4.2d, v7.2d, v6.2d
+	WORD $0x4eae1dc7 // orr v7.16b, v14.16b, v14.16b
+	WORD $0x4e66cc87 // fmla v7.2d, v4.2d, v6.2d
+	WORD $0x6e6fdca8 // fmul v8.2d, v5.2d, v15.2d
+	WORD $0x4e619908 // frintm v8.2d, v8.2d
+	WORD $0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
+	FMOVQ 288(R10), F12
+	WORD $0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	WORD $0x4f745508 // shl v8.2d, v8.2d, #52
+	FMOVQ 288(R10), F13
+	WORD $0x4e6dd4a5 // fadd v5.2d, v5.2d, v13.2d
+	WORD $0x4f7454a5 // shl v5.2d, v5.2d, #52
+	WORD $0x6e68dce4 // fmul v4.2d, v7.2d, v8.2d
+	WORD $0x6e65dc84 // fmul v4.2d, v4.2d, v5.2d
+	WORD $0x4e6ed484 // fadd v4.2d, v4.2d, v14.2d
+	FMOVQ 304(R10), F12
+	WORD $0x6e64fd83 // fdiv v3.2d, v12.2d, v4.2d
+	WORD $0x4ee3d5c3 // fsub v3.2d, v14.2d, v3.2d
+	WORD $0x6e62dc45 // fmul v5.2d, v2.2d, v2.2d
+	FMOVQ 320(R10), F6
+	FMOVQ 336(R10), F7
+	WORD $0x4e65ccc7 // fmla v7.2d, v6.2d, v5.2d
+	FMOVQ 352(R10), F6
+	WORD $0x4e65cce6 // fmla v6.2d, v7.2d, v5.2d
+	FMOVQ 368(R10), F13
+	WORD $0x4e6dd4a8 // fadd v8.2d, v5.2d, v13.2d
+	FMOVQ 384(R10), F9
+	WORD $0x4e65cd09 // fmla v9.2d, v8.2d, v5.2d
+	FMOVQ 400(R10), F10
+	WORD $0x4e65cd2a // fmla v10.2d, v9.2d, v5.2d
+	WORD $0x6e6afcc6 // fdiv v6.2d, v6.2d, v10.2d
+	WORD $0x6e66dca6 // fmul v6.2d, v5.2d, v6.2d
+	WORD $0x4ea21c4b // orr v11.16b, v2.16b, v2.16b
+	WORD $0x4e62cccb // fmla v11.2d, v6.2d, v2.2d
+	FMOVQ 416(R10), F12
+	WORD $0x6ee2e587 // fcmgt v7.2d, v12.2d, v2.2d
+	WORD $0x6ea71d63 // bit v3.16b, v11.16b, v7.16b
+	FMOVQ 432(R10), F13
+	WORD $0x4e2d1c07 // and v7.16b, v0.16b, v13.16b
+	WORD $0x4ea71c61 // orr v1.16b, v3.16b, v7.16b
+	VST1.P [V1.D2], 16(R0)
+	SUB $2, R4, R4
+	B tanhf64neon_loop
+tanhf64neon_done:
+	RET
+DATA tanhf64neon_k<>+0(SB)/8, $0xc087500000000000
+DATA tanhf64neon_k<>+8(SB)/8, $0xc087500000000000
+DATA tanhf64neon_k<>+16(SB)/8, $0x4086300000000000
+DATA tanhf64neon_k<>+24(SB)/8, $0x4086300000000000
+DATA tanhf64neon_k<>+32(SB)/8, $0x3ff71547652b82fe
+DATA tanhf64neon_k<>+40(SB)/8, $0x3ff71547652b82fe
+DATA tanhf64neon_k<>+48(SB)/8, $0x3fe62e42fefa39ef
+DATA tanhf64neon_k<>+56(SB)/8, $0x3fe62e42fefa39ef
+DATA tanhf64neon_k<>+64(SB)/8, $0x3c7abc9e3b39803f
+DATA tanhf64neon_k<>+72(SB)/8, $0x3c7abc9e3b39803f
+DATA tanhf64neon_k<>+80(SB)/8, $0x3de6124613a86d09
+DATA tanhf64neon_k<>+88(SB)/8, $0x3de6124613a86d09
+DATA tanhf64neon_k<>+96(SB)/8, $0x3e21eed8eff8d898
+DATA tanhf64neon_k<>+104(SB)/8, $0x3e21eed8eff8d898
+DATA tanhf64neon_k<>+112(SB)/8, $0x3e5ae64567f544e4
+DATA tanhf64neon_k<>+120(SB)/8, $0x3e5ae64567f544e4
+DATA tanhf64neon_k<>+128(SB)/8, $0x3e927e4fb7789f5c
+DATA tanhf64neon_k<>+136(SB)/8, $0x3e927e4fb7789f5c
+DATA tanhf64neon_k<>+144(SB)/8, $0x3ec71de3a556c734
+DATA tanhf64neon_k<>+152(SB)/8, $0x3ec71de3a556c734
+DATA tanhf64neon_k<>+160(SB)/8, $0x3efa01a01a01a01a
+DATA tanhf64neon_k<>+168(SB)/8, $0x3efa01a01a01a01a
+DATA tanhf64neon_k<>+176(SB)/8, $0x3f2a01a01a01a01a
+DATA tanhf64neon_k<>+184(SB)/8, $0x3f2a01a01a01a01a
+DATA tanhf64neon_k<>+192(SB)/8, $0x3f56c16c16c16c17
+DATA tanhf64neon_k<>+200(SB)/8, $0x3f56c16c16c16c17
+DATA tanhf64neon_k<>+208(SB)/8, $0x3f81111111111111
+DATA tanhf64neon_k<>+216(SB)/8, $0x3f81111111111111
+DATA tanhf64neon_k<>+224(SB)/8, $0x3fa5555555555555
+DATA tanhf64neon_k<>+232(SB)/8, $0x3fa5555555555555
+DATA tanhf64neon_k<>+240(SB)/8, $0x3fc5555555555555
+DATA tanhf64neon_k<>+248(SB)/8, $0x3fc5555555555555
+DATA tanhf64neon_k<>+256(SB)/8, $0x3fe0000000000000
+DATA tanhf64neon_k<>+264(SB)/8, $0x3fe0000000000000
+DATA tanhf64neon_k<>+272(SB)/8, $0x3ff0000000000000
+DATA tanhf64neon_k<>+280(SB)/8, $0x3ff0000000000000
+DATA tanhf64neon_k<>+288(SB)/8, $0x43380000000003ff
+DATA tanhf64neon_k<>+296(SB)/8, $0x43380000000003ff
+DATA tanhf64neon_k<>+304(SB)/8, $0x4000000000000000
+DATA tanhf64neon_k<>+312(SB)/8, $0x4000000000000000
+DATA tanhf64neon_k<>+320(SB)/8, $0xbfeedc5baafd6f4b
+DATA tanhf64neon_k<>+328(SB)/8, $0xbfeedc5baafd6f4b
+DATA tanhf64neon_k<>+336(SB)/8, $0xc058d26a0e26682d
+DATA tanhf64neon_k<>+344(SB)/8, $0xc058d26a0e26682d
+DATA tanhf64neon_k<>+352(SB)/8, $0xc0993ac030580563
+DATA tanhf64neon_k<>+360(SB)/8, $0xc0993ac030580563
+DATA tanhf64neon_k<>+368(SB)/8, $0x405c33f28a581b86
+DATA tanhf64neon_k<>+376(SB)/8, $0x405c33f28a581b86
+DATA tanhf64neon_k<>+384(SB)/8, $0x40a176fa0e5535fa
+DATA tanhf64neon_k<>+392(SB)/8, $0x40a176fa0e5535fa
+DATA tanhf64neon_k<>+400(SB)/8, $0x40b2ec102442040c
+DATA tanhf64neon_k<>+408(SB)/8, $0x40b2ec102442040c
+DATA tanhf64neon_k<>+416(SB)/8, $0x3fe4000000000000
+DATA tanhf64neon_k<>+424(SB)/8, $0x3fe4000000000000
+DATA tanhf64neon_k<>+432(SB)/8, $0x8000000000000000
+DATA tanhf64neon_k<>+440(SB)/8, $0x8000000000000000
+GLOBL tanhf64neon_k<>(SB), RODATA|NOPTR, $448
+
+// func SigmoidF64NEON(dst []float64, x []float64)
+TEXT ·SigmoidF64NEON(SB), NOSPLIT, $0-48
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD x_base+24(FP), R1
+	MOVD $sigmoidf64neon_k<>(SB), R10
+	FMOVQ 0(R10), F31
+	FMOVQ 16(R10), F30
+	FMOVQ 32(R10), F29
+	FMOVQ 48(R10), F28
+	FMOVQ 64(R10), F27
+	FMOVQ 80(R10), F26
+	FMOVQ 96(R10), F25
+	FMOVQ 112(R10), F24
+	FMOVQ 128(R10), F23
+	FMOVQ 144(R10), F22
+	FMOVQ 160(R10), F21
+	FMOVQ 176(R10), F20
+	FMOVQ 192(R10), F19
+	FMOVQ 208(R10), F18
+	FMOVQ 224(R10), F17
+	FMOVQ 240(R10), F16
+	FMOVQ 256(R10), F15
+	FMOVQ 272(R10), F14
+	FMOVQ 288(R10), F13
+	FMOVQ 304(R10), F12
+sigmoidf64neon_loop:
+	CBZ R4, sigmoidf64neon_done
+	VLD1.P 16(R1), [V0.D2]
+	WORD $0x4ebf1c02 // orr v2.16b, v0.16b, v31.16b
+	WORD $0x4e7ef442 // fmax v2.2d, v2.2d, v30.2d
+	WORD $0x4efdf442 // fmin v2.2d, v2.2d, v29.2d
+	WORD $0x6e7cdc45 // fmul v5.2d, v2.2d, v28.2d
+	WORD $0x4e6188a5 // frintn v5.2d, v5.2d
+	WORD $0x4ea21c46 // orr v6.16b, v2.16b, v2.16b
+	WORD $0x4efbcca6 // fmls v6.2d, v5.2d, v27.2d
+	WORD $0x4efacca6 // fmls v6.2d, v5.2d, v26.2d
+	WORD $0x4eb91f23 // orr v3.16b, v25.16b, v25.16b
+	WORD $0x4eb81f07 // orr v7.16b, v24.16b, v24.16b
+	WORD $0x4e66cc67 // fmla v7.2d, v3.2d, v6.2d
+	WORD $0x4eb71ee3 // orr v3.16b, v23.16b, v23.16b
+	WORD $0x4e66cce3 // fmla v3.2d, v7.2d, v6.2d
+	WORD $0x4eb61ec7 // orr v7.16b, v22.16b, v22.16b
+	WORD $0x4e66cc67 // fmla v7.2d, v3.2d, v6.2d
+	WORD $0x4eb51ea3 // orr v3.16b, v21.16b, v21.16b
+	WORD $0x4e66cce3 // fmla v3.2d, v7.2d, v6.2d
+	WORD $0x4eb41e87 // orr v7.16b, v20.16b, v20.16b
+	WORD $0x4e66cc67 // fmla v7.2d, v3.2d, v6.2d
+	WORD $0x4eb31e63 // orr v3.16b, v19.16b, v19.16b
+	WORD $0x4e66cce3 // fmla v3.2d, v7.2d, v6.2d
+	WORD $0x4eb21e47 // orr v7.16b, v18.16b, v18.16b
+	WORD $0x4e66cc67 // fmla v7.2d, v3.2d, v6.2d
+	WORD $0x4eb11e23 // orr v3.16b, v17.16b, v17.16b
+	WORD $0x4e66cce3 // fmla v3.2d, v7.2d, v6.2d
+	WORD $0x4eb01e07 // orr v7.16b, v16.16b, v16.16b
+	WORD $0x4e66cc67 // fmla v7.2d, v3.2d, v6.2d
+	WORD $0x4eaf1de3 // orr v3.16b, v15.16b, v15.16b
+	WORD $0x4e66cce3 // fmla v3.2d, v7.2d, v6.2d
+	WORD $0x4eae1dc7 // orr v7.16b, v14.16b, v14.16b
+	WORD $0x4e66cc67 // fmla v7.2d, v3.2d, v6.2d
+	WORD $0x4ead1da3 // orr v3.16b, v13.16b, v13.16b
+	WORD $0x4e66cce3 // fmla v3.2d, v7.2d, v6.2d
+	WORD $0x4ead1da7 // orr v7.16b, v13.16b, v13.16b
+	WORD $0x4e66cc67 // fmla v7.2d, v3.2d, v6.2d
+	WORD $0x6e6edca8 // fmul v8.2d, v5.2d, v14.2d
+	WORD $0x4e619908 // frintm v8.2d, v8.2d
+	WORD $0x4ee8d4a5 // fsub v5.2d, v5.2d, v8.2d
+	WORD $0x4e6cd508 // fadd v8.2d, v8.2d, v12.2d
+	WORD $0x4f745508 // shl v8.2d, v8.2d, #52
+	WORD $0x4e6cd4a5 // fadd v5.2d, v5.2d, v12.2d
+	WORD $0x4f7454a5 // shl v5.2d, v5.2d, #52
+	WORD $0x6e68dce3 // fmul v3.2d, v7.2d, v8.2d
+	WORD $0x6e65dc63 // fmul v3.2d, v3.2d, v5.2d
+	WORD $0x4ead1da4 // orr v4.16b, v13.16b, v13.16b
+	WORD $0x4ee0e805 // fcmlt v5.2d, v0.2d, #0.0
+	WORD $0x6ea51c64 // bit v4.16b, v3.16b, v5.16b
+	WORD $0x4e6dd463 // fadd v3.2d, v3.2d, v13.2d
+	WORD $0x6e63fc81 // fdiv v1.2d, v4.2d, v3.2d
+	VST1.P [V1.D2], 16(R0)
+	SUB $2, R4, R4
+	B sigmoidf64neon_loop
+sigmoidf64neon_done:
+	RET
+DATA sigmoidf64neon_k<>+0(SB)/8, $0x8000000000000000
+DATA sigmoidf64neon_k<>+8(SB)/8, $0x8000000000000000
+DATA sigmoidf64neon_k<>+16(SB)/8, $0xc087500000000000
+DATA sigmoidf64neon_k<>+24(SB)/8, $0xc087500000000000
+DATA sigmoidf64neon_k<>+32(SB)/8, $0x4086300000000000
+DATA sigmoidf64neon_k<>+40(SB)/8, $0x4086300000000000
+DATA sigmoidf64neon_k<>+48(SB)/8, $0x3ff71547652b82fe
+DATA sigmoidf64neon_k<>+56(SB)/8, $0x3ff71547652b82fe
+DATA sigmoidf64neon_k<>+64(SB)/8, $0x3fe62e42fefa39ef
+DATA sigmoidf64neon_k<>+72(SB)/8, $0x3fe62e42fefa39ef
+DATA sigmoidf64neon_k<>+80(SB)/8, $0x3c7abc9e3b39803f
+DATA sigmoidf64neon_k<>+88(SB)/8, $0x3c7abc9e3b39803f
+DATA sigmoidf64neon_k<>+96(SB)/8, $0x3de6124613a86d09
+DATA sigmoidf64neon_k<>+104(SB)/8, $0x3de6124613a86d09
+DATA sigmoidf64neon_k<>+112(SB)/8, $0x3e21eed8eff8d898
+DATA sigmoidf64neon_k<>+120(SB)/8, $0x3e21eed8eff8d898
+DATA sigmoidf64neon_k<>+128(SB)/8, $0x3e5ae64567f544e4
+DATA sigmoidf64neon_k<>+136(SB)/8, $0x3e5ae64567f544e4
+DATA sigmoidf64neon_k<>+144(SB)/8, $0x3e927e4fb7789f5c
+DATA sigmoidf64neon_k<>+152(SB)/8, $0x3e927e4fb7789f5c
+DATA sigmoidf64neon_k<>+160(SB)/8, $0x3ec71de3a556c734
+DATA sigmoidf64neon_k<>+168(SB)/8, $0x3ec71de3a556c734
+DATA sigmoidf64neon_k<>+176(SB)/8, $0x3efa01a01a01a01a
+DATA sigmoidf64neon_k<>+184(SB)/8, $0x3efa01a01a01a01a
+DATA sigmoidf64neon_k<>+192(SB)/8, $0x3f2a01a01a01a01a
+DATA sigmoidf64neon_k<>+200(SB)/8, $0x3f2a01a01a01a01a
+DATA sigmoidf64neon_k<>+208(SB)/8, $0x3f56c16c16c16c17
+DATA sigmoidf64neon_k<>+216(SB)/8, $0x3f56c16c16c16c17
+DATA sigmoidf64neon_k<>+224(SB)/8, $0x3f81111111111111
+DATA sigmoidf64neon_k<>+232(SB)/8, $0x3f81111111111111
+DATA sigmoidf64neon_k<>+240(SB)/8, $0x3fa5555555555555
+DATA sigmoidf64neon_k<>+248(SB)/8, $0x3fa5555555555555
+DATA sigmoidf64neon_k<>+256(SB)/8, $0x3fc5555555555555
+DATA sigmoidf64neon_k<>+264(SB)/8, $0x3fc5555555555555
+DATA sigmoidf64neon_k<>+272(SB)/8, $0x3fe0000000000000
+DATA sigmoidf64neon_k<>+280(SB)/8, $0x3fe0000000000000
+DATA sigmoidf64neon_k<>+288(SB)/8, $0x3ff0000000000000
+DATA sigmoidf64neon_k<>+296(SB)/8, $0x3ff0000000000000
+DATA sigmoidf64neon_k<>+304(SB)/8, $0x43380000000003ff
+DATA sigmoidf64neon_k<>+312(SB)/8, $0x43380000000003ff
+GLOBL sigmoidf64neon_k<>(SB), RODATA|NOPTR, $320
+
+// func GatherF64NEON(dst, src []float64, inc int)
+TEXT ·GatherF64NEON(SB), NOSPLIT, $0-56
+	MOVD dst_base+0(FP), R0
+	MOVD dst_len+8(FP), R4
+	MOVD src_base+24(FP), R1
+	MOVD inc+48(FP), R2
+	CMP $2, R2
+	BEQ gatherf64neon_s2
+	CMP $3, R2
+	BEQ gatherf64neon_s3
+gatherf64neon_s4:
+	CBZ R4, gatherf64neon_done
+	VLD4.P 64(R1), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VST1.P [V0.D2], 16(R0)
+	SUB $2, R4, R4
+	B gatherf64neon_s4
+gatherf64neon_s3:
+	CBZ R4, gatherf64neon_done
+	VLD3.P 48(R1), [V0.D2, V1.D2, V2.D2]
+	VST1.P [V0.D2], 16(R0)
+	SUB $2, R4, R4
+	B gatherf64neon_s3
+gatherf64neon_s2:
+	CBZ R4, gatherf64neon_done
+	VLD2.P 32(R1), [V0.D2, V1.D2]
+	VST1.P [V0.D2], 16(R0)
+	SUB $2, R4, R4
+	B gatherf64neon_s2
+gatherf64neon_done:
 	RET

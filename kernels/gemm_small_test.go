@@ -1,0 +1,199 @@
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// gemmLayout gives the strides of A (m×k), B (k×n) and C (m×n) and the
+// lengths of their slices.
+type gemmLayout struct {
+	name                         string
+	rsa, csa, rsb, csb, rsc, csc int
+	asz, bsz, csz                int
+}
+
+// gemmLayouts: N is row-major, T stored transposed (column-major), with
+// padded leading dimensions; C row-major with padded rows, column-major, or
+// strided both ways.
+func gemmLayouts(m, n, k int) []gemmLayout {
+	lda, ldat, ldb, ldbt := k+1, m+2, n+3, k+1
+	var ls []gemmLayout
+	for _, ab := range []string{"NN", "TN", "NT", "TT"} {
+		l := gemmLayout{name: ab}
+		if ab[0] == 'N' {
+			l.rsa, l.csa, l.asz = lda, 1, m*lda
+		} else {
+			l.rsa, l.csa, l.asz = 1, ldat, k*ldat
+		}
+		if ab[1] == 'N' {
+			l.rsb, l.csb, l.bsz = ldb, 1, k*ldb
+		} else {
+			l.rsb, l.csb, l.bsz = 1, ldbt, n*ldbt
+		}
+		l.rsc, l.csc, l.csz = n+2, 1, m*(n+2)
+		ls = append(ls, l)
+	}
+	nn := ls[0]
+	colC := nn
+	colC.name, colC.rsc, colC.csc, colC.csz = "NN/Ccol", 1, m+1, n*(m+1)
+	strC := nn
+	strC.name, strC.rsc, strC.csc, strC.csz = "NN/Cstrided", 2*n+1, 2, m*(2*n+1)
+	tight := nn
+	tight.name, tight.rsa, tight.rsb, tight.rsc = "NN/tight", k, n, n
+	tight.asz, tight.bsz, tight.csz = (m-1)*k+k, (k-1)*n+n, (m-1)*n+n
+	return append(ls, colC, strC, tight)
+}
+
+// checkGemm runs gemmWith on one layout and compares it with gemmGo, and
+// checks that no element of c outside C changes (C is NaN when beta is 0:
+// it must not be read).
+func checkGemm[T Float](t *testing.T, r *rand.Rand, name string, kern *gemmKernel[T], threads, m, n, k int, l gemmLayout, alpha, beta T) {
+	t.Helper()
+	checkGemmWith(t, r, name, func(a, b, c []T) {
+		gemmWith(kern, threads, m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, c, l.rsc, l.csc)
+	}, m, n, k, l, alpha, beta)
+}
+
+func checkGemmWith[T Float](t *testing.T, r *rand.Rand, name string, run func(a, b, c []T), m, n, k int, l gemmLayout, alpha, beta T) {
+	t.Helper()
+	// A and B end where a page without access begins, so reading past
+	// them faults; C has guard elements after it that must not change.
+	a := guarded[T](t, l.asz)
+	copy(a, input[T](r, l.asz, 0, false, -1, 1))
+	b := guarded[T](t, l.bsz)
+	copy(b, input[T](r, l.bsz, 0, false, -1, 1))
+	const guard = 40
+	c0 := input[T](r, l.csz+guard, r.IntN(8), false, -1, 1)
+	inC := make([]bool, l.csz+guard)
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			ci := i*l.rsc + j*l.csc
+			inC[ci] = true
+			if beta == 0 {
+				c0[ci] = T(math.NaN())
+			}
+		}
+	}
+	want := append([]T(nil), c0...)
+	gemmGo(m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, want[:l.csz], l.rsc, l.csc)
+	got := append([]T(nil), c0...)
+	run(a, b, got[:l.csz])
+	tol := float64(k+2) * eps[T]() * 4 * (math.Abs(float64(alpha)) + 1) * (math.Abs(float64(beta)) + 1)
+	for i := range got {
+		if !inC[i] {
+			if !same(got[i], c0[i]) {
+				t.Fatalf("%s m=%d n=%d k=%d %s: c[%d] outside C changed", name, m, n, k, l.name, i)
+			}
+			continue
+		}
+		if !(math.Abs(float64(got[i]-want[i])) <= tol) {
+			t.Fatalf("%s m=%d n=%d k=%d %s alpha %v beta %v: c[%d] = %v want %v",
+				name, m, n, k, l.name, alpha, beta, i, got[i], want[i])
+		}
+	}
+}
+
+// TestGemmSmall covers the shapes small MLPs produce (m up to 64, n and k
+// from 1 to 64, transposed operands, strided and column-major C, alpha and
+// beta, NaN in C with beta 0) on the direct path, and the same shapes with
+// the direct kernel switched off on the packed path.
+func TestGemmSmall(t *testing.T) {
+	for _, im := range allImpls() {
+		t.Run(im.name+"/f32", func(t *testing.T) { testGemmSmall[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { testGemmSmall[float64](t, im) })
+	}
+}
+
+func testGemmSmall[T Float](t *testing.T, im impl) {
+	r := rand.New(rand.NewPCG(13, 14))
+	kern := gemmOf[T](im)
+	packed := *kern
+	packed.direct = nil
+	// m from 1 to 13 meets every row count of the tiles (12 and 6 rows);
+	// n every vector count and partial vector; both beta == 0 and not.
+	ms := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 25, 64}
+	ns := []int{1, 2, 3, 10, 16, 17, 31, 32, 33, 64}
+	ks := []int{1, 2, 5, 16, 64}
+	alphas := []T{1, -0.5, 2}
+	betas := []T{1, -0.5}
+	i := 0
+	for _, m := range ms {
+		for _, n := range ns {
+			k := ks[i%len(ks)]
+			ls := gemmLayouts(m, n, k)
+			l := ls[i%len(ls)]
+			alpha, beta := alphas[i%3], betas[i%2]
+			i++
+			for _, b := range []T{0, beta} {
+				if kern.direct != nil {
+					checkGemm(t, r, im.name+"/direct", kern, 1, m, n, k, l, alpha, b)
+				}
+				if m*n*k > 8*8*8 && i%4 == 0 {
+					checkGemm(t, r, im.name+"/packed", &packed, 1, m, n, k, l, alpha, b)
+				}
+			}
+		}
+	}
+	// the direct kernel itself on every tile shape up to 13×33 (every row
+	// count and lane count), beta 0 and not, B in place and copied
+	if kern.direct != nil {
+		for m := 1; m <= 13; m++ {
+			for n := 1; n <= 2*kern.dnr+1; n++ {
+				k := 1 + (m+n)%3
+				ls := gemmLayouts(m, n, k)
+				for j, l := range []gemmLayout{ls[(m+n)%2], ls[2+(m+n)%2]} { // NN or TN; NT or TT
+					alpha, beta := alphas[(m+j)%3], []T{0, -0.5}[(n+j)%2]
+					checkGemmWith(t, r, im.name+"/kernel", func(a, b, c []T) {
+						gemmDirect(kern, m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, c, l.rsc)
+					}, m, n, k, l, alpha, beta)
+				}
+			}
+		}
+	}
+	// every layout on the shapes of the benchmarks
+	for _, sh := range [][3]int{{64, 64, 64}, {64, 2, 64}, {64, 64, 2}, {128, 10, 512}, {512, 10, 128}} {
+		for j, l := range gemmLayouts(sh[0], sh[1], sh[2]) {
+			checkGemm(t, r, im.name, kern, 1+j%2, sh[0], sh[1], sh[2], l, alphas[j%3], []T{0, 1, -0.5}[j%3])
+		}
+	}
+}
+
+// TestGemmPanels runs the B-packed path (gemmPanels) on shapes that cross
+// its kc and nc blocks and the tile edges, every layout, beta 0 and not.
+func TestGemmPanels(t *testing.T) {
+	for _, im := range archImpls() {
+		t.Run(im.name+"/f32", func(t *testing.T) { testGemmPanels[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { testGemmPanels[float64](t, im) })
+	}
+}
+
+func testGemmPanels[T Float](t *testing.T, im impl) {
+	kern := gemmOf[T](im)
+	if kern.direct == nil {
+		t.Skip("no direct kernel")
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	shapes := [][3]int{{13, kern.nc + 45, kern.kc + 19}, {kern.dmr*2 + 5, 2*kern.dnr + 3, 2*kern.kc + 1}, {1, 1, kern.kc + 1}, {37, 5, 3}}
+	for si, sh := range shapes {
+		m, n, k := sh[0], sh[1], sh[2]
+		for j, l := range gemmLayouts(m, n, k) {
+			if l.csc != 1 {
+				continue // the direct kernel needs C's columns adjacent
+			}
+			alpha, beta := []T{1, -0.5, 2}[(si+j)%3], []T{0, 1, -0.5}[(si+2*j)%3]
+			checkGemmWith(t, r, im.name+"/panels", func(a, b, c []T) {
+				gemmPanels(kern, m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, c, l.rsc)
+			}, m, n, k, l, alpha, beta)
+		}
+	}
+	// through gemmWith: big enough for the panels path on two goroutines
+	m, n, k := 200, 300, 300
+	if useDirect(m, n, k) {
+		t.Fatalf("%d×%d×%d takes the direct path", m, n, k)
+	}
+	for _, l := range gemmLayouts(m, n, k)[:2] {
+		checkGemm(t, r, im.name+"/panels2", kern, 2, m, n, k, l, 1, 0)
+	}
+}

@@ -1,0 +1,73 @@
+//go:build linux
+
+package kernels
+
+import (
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// guarded returns a slice of n elements that ends exactly where a page
+// without access begins, so reading or writing past its end faults.
+func guarded[T Float](t *testing.T, n int) []T {
+	t.Helper()
+	ps := syscall.Getpagesize()
+	var z T
+	bytes := n * int(unsafe.Sizeof(z))
+	size := (bytes+ps-1)/ps*ps + ps
+	mem, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[size-ps:], syscall.PROT_NONE); err != nil {
+		t.Skip("mprotect:", err)
+	}
+	end := size - ps
+	return unsafe.Slice((*T)(unsafe.Pointer(&mem[end-bytes])), n)
+}
+
+// TestStridedGuard checks that Gather never reads and Scatter never writes
+// past the end of the strided slice, for every length up to 67 and the
+// strides that take the vector paths.
+func TestStridedGuard(t *testing.T) {
+	for _, im := range allImpls() {
+		t.Run(im.name, func(t *testing.T) {
+			guardCase[float32](t, im)
+			guardCase[float64](t, im)
+		})
+	}
+}
+
+func guardCase[T Float](t *testing.T, im impl) {
+	tab := tableOf[T](im)
+	for inc := 2; inc <= 9; inc++ {
+		for n := 1; n <= 67; n++ {
+			s := guarded[T](t, (n-1)*inc+1)
+			for i := range s {
+				s[i] = T(i)
+			}
+			d := make([]T, n)
+			tab.Gather(d, s, inc)
+			for i := range d {
+				if d[i] != T(i*inc) {
+					t.Fatalf("%s Gather n=%d inc=%d: dst[%d] = %v", im.name, n, inc, i, d[i])
+				}
+			}
+			for i := range d {
+				d[i] = -d[i]
+			}
+			tab.Scatter(s, inc, d)
+			for i := range s {
+				want := T(i)
+				if i%inc == 0 {
+					want = -want
+				}
+				if s[i] != want {
+					t.Fatalf("%s Scatter n=%d inc=%d: dst[%d] = %v want %v", im.name, n, inc, i, s[i], want)
+				}
+			}
+		}
+	}
+}

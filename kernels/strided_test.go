@@ -1,0 +1,123 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+var stridedIncs = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 33}
+
+// testStrided runs Gather and Scatter of im against the loops they compute,
+// on lengths 0..67 and large, strides 0..9 and a few larger, unaligned
+// starts, with the strided side exactly as long as needed and longer.
+func testStrided[T Float](t *testing.T, im impl) {
+	r := rand.New(rand.NewPCG(11, 12))
+	tab := tableOf[T](im)
+	for _, n := range testLens {
+		for _, inc := range stridedIncs {
+			for _, extra := range []int{0, 1 + r.IntN(40)} {
+				off := r.IntN(16)
+				need := 0
+				if n > 0 {
+					need = (n-1)*inc + 1
+				}
+				// Gather
+				src := input[T](r, need+extra, off, true, -10, 10)
+				src = src[: need+extra : need+extra]
+				got := input[T](r, n, (off+3)%16, false, 0, 1)
+				tab.Gather(got, src, inc)
+				for i := range got {
+					if !same(got[i], src[i*inc]) {
+						t.Fatalf("%s Gather n=%d inc=%d off=%d extra=%d: dst[%d] = %v, want src[%d] = %v",
+							im.name, n, inc, off, extra, i, got[i], i*inc, src[i*inc])
+					}
+				}
+				// Scatter: dst gets src at i*inc, keeps everything else
+				dst0 := input[T](r, need+extra, off, true, -10, 10)
+				dst0 = dst0[: need+extra : need+extra]
+				want := append([]T(nil), dst0...)
+				for i, v := range got {
+					want[i*inc] = v
+				}
+				dst := append(input[T](r, 0, (off+5)%16, false, 0, 1), dst0...)
+				tab.Scatter(dst, inc, got)
+				for i := range want {
+					if !same(dst[i], want[i]) {
+						t.Fatalf("%s Scatter n=%d inc=%d off=%d extra=%d: dst[%d] = %v, want %v",
+							im.name, n, inc, off, extra, i, dst[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	// too short a strided side panics, as the portable loop does
+	for _, inc := range []int{1, 2, 3, 7, 9} {
+		n := 20
+		short := make([]T, (n-1)*inc)
+		packed := make([]T, n)
+		if !panics(func() { tab.Gather(packed, short, inc) }) {
+			t.Errorf("%s Gather with a short src, inc %d, does not panic", im.name, inc)
+		}
+		if !panics(func() { tab.Scatter(short, inc, packed) }) {
+			t.Errorf("%s Scatter with a short dst, inc %d, does not panic", im.name, inc)
+		}
+	}
+	if !panics(func() { tab.Gather(make([]T, 3), make([]T, 10), -1) }) {
+		t.Errorf("%s Gather with inc -1 does not panic", im.name)
+	}
+}
+
+func panics(f func()) (p bool) {
+	defer func() { p = recover() != nil }()
+	f()
+	return false
+}
+
+func TestStrided(t *testing.T) {
+	for _, im := range allImpls() {
+		t.Run(im.name+"/f32", func(t *testing.T) { testStrided[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { testStrided[float64](t, im) })
+	}
+}
+
+// Gather and Scatter of the selected table against the portable loops, in
+// GB/s counting the bytes of the packed side twice (read and written once
+// each), at 256 elements (the chunk ndarray gathers at a time; in L1) and
+// 1e6 (the strided side is 8 or 56 MB at stride 2 or 7).
+func BenchmarkStrided(b *testing.B) {
+	for _, n := range []int{256, 1000000} {
+		for _, inc := range []int{2, 7} {
+			for _, op := range []string{"Gather", "Scatter"} {
+				for _, impl := range []string{"asm", "go"} {
+					name := fmt.Sprintf("%s/%d/inc%d/%s", op, n, inc, impl)
+					b.Run("f32/"+name, func(b *testing.B) { benchStrided[float32](b, n, inc, op, impl == "go") })
+					b.Run("f64/"+name, func(b *testing.B) { benchStrided[float64](b, n, inc, op, impl == "go") })
+				}
+			}
+		}
+	}
+}
+
+func benchStrided[T Float](b *testing.B, n, inc int, op string, portable bool) {
+	strided := make([]T, (n-1)*inc+1)
+	packed := make([]T, n)
+	for i := range strided {
+		strided[i] = T(i)
+	}
+	tab := For[T]()
+	gather, scatter := tab.Gather, tab.Scatter
+	if portable {
+		gather, scatter = GatherGo[T], ScatterGo[T]
+	}
+	f := func() { gather(packed, strided, inc) }
+	if op == "Scatter" {
+		f = func() { scatter(strided, inc, packed) }
+	}
+	var z T
+	med := medianTime(b, f)
+	b.ReportMetric(2*float64(n*sizeOf(z))/med/1e9, "GB/s")
+}
+
+var _ = math.Inf
