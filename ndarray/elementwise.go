@@ -428,6 +428,16 @@ func gather[T any](s []T, o, m, inc int, scratch []T) []T {
 		return s[o : o+m]
 	}
 	g := scratch[:m]
+	// The kernels want the whole rest of the array: a longer strided side
+	// lets the vector code run to the end.
+	switch sv := any(s).(type) {
+	case []float32:
+		kernels.F32.Gather(any(g).([]float32), sv[o:], inc)
+		return g
+	case []float64:
+		kernels.F64.Gather(any(g).([]float64), sv[o:], inc)
+		return g
+	}
 	s = s[o : o+(m-1)*inc+1]
 	j := 0
 	for i := range g {
@@ -448,6 +458,14 @@ func fill[T any](s []T, v T) []T {
 // scatter writes v to s at o, o+inc, ...
 func scatter[T any](s []T, o, inc int, v []T) {
 	if len(v) == 0 {
+		return
+	}
+	switch sv := any(s).(type) {
+	case []float32:
+		kernels.F32.Scatter(sv[o:], inc, any(v).([]float32))
+		return
+	case []float64:
+		kernels.F64.Scatter(sv[o:], inc, any(v).([]float64))
 		return
 	}
 	s = s[o : o+(len(v)-1)*inc+1]
