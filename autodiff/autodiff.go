@@ -28,6 +28,16 @@ func GradSum(losses []*graph.Variable, wrt ...*graph.Variable) ([]*graph.Variabl
 	if len(losses) == 0 {
 		return nil, fmt.Errorf("autodiff: no loss given")
 	}
+	for i, l := range losses {
+		if l == nil {
+			return nil, fmt.Errorf("autodiff: loss %d is nil", i)
+		}
+	}
+	for i, w := range wrt {
+		if w == nil {
+			return nil, fmt.Errorf("autodiff: variable %d to differentiate with respect to is nil", i)
+		}
+	}
 	g := losses[0].Graph()
 	for _, l := range losses {
 		if err := l.Err(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops/createview"
 )
 
 func f64s(v ...float64) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v)) }
@@ -265,4 +266,82 @@ func TestNotTakenSentinel(t *testing.T) {
 	if !errors.Is(err, exec.ErrNotTaken) || !strings.Contains(err.Error(), `"doubled"`) {
 		t.Errorf("output of the branch not taken: %v", err)
 	}
+}
+
+// countListener counts ops.
+type countListener struct{ n int }
+
+func (l *countListener) PreOp(*exec.OpEvent) error  { l.n++; return nil }
+func (l *countListener) PostOp(*exec.OpEvent) error { return nil }
+
+// View writes run inside control flow, with and without a listener (which
+// asks, before every op, whether its inputs may be overwritten).
+func TestViewWriteInIf(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2, 3)
+	c := g.Placeholder("c", ndarray.Bool)
+	out, err := g.If(c, []*graph.Variable{x}, func(in []*graph.Variable) []*graph.Variable {
+		y := in[0].MulScalar(2)
+		return []*graph.Variable{y.View(createview.Point(0)).Assign(g.Scalar(ndarray.Float64, 7))}
+	}, func(in []*graph.Variable) []*graph.Variable {
+		return []*graph.Variable{in[0].MulScalar(1)}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[0].Named("out")
+	feeds := map[string]*ndarray.Array{
+		"x": ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 2, 3)),
+		"c": ndarray.Scalar(true),
+	}
+	want := []float64{7, 7, 7, 8, 10, 12}
+	for _, ls := range [][]exec.Listener{nil, {&countListener{}}} {
+		res, err := exec.New(g).Exec(exec.Request{Feeds: feeds, Outputs: []string{"out"}, Listeners: ls})
+		if err != nil {
+			t.Fatalf("%d listeners: %v", len(ls), err)
+		}
+		if got := res["out"].Float64s(); !equalFloats(got, want) {
+			t.Errorf("%d listeners: out = %v, want %v", len(ls), got, want)
+		}
+	}
+}
+
+// A loop body that writes into a view of a donated placeholder must not
+// change the placeholder for the next iteration: each iteration reads it
+// afresh.
+func TestViewWriteOfDonatedFeedInLoop(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 3)
+	acc0 := g.Const("acc0", ndarray.Must(ndarray.Zeros(ndarray.Float64, 3)))
+	res, err := g.While([]*graph.Variable{g.Scalar(ndarray.Float64, 0), acc0}, func(v []*graph.Variable) *graph.Variable {
+		return v[0].Lt(g.Scalar(ndarray.Float64, 3))
+	}, func(v []*graph.Variable) []*graph.Variable {
+		w := x.View(createview.Point(0)).AddAssign(v[0]) // x with x[0] += i
+		return []*graph.Variable{v[0].AddScalar(1), v[1].Add(w)}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res[1].Named("acc")
+	feed := ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3}))
+	out, err := exec.New(g).Exec(exec.Request{Feeds: map[string]*ndarray.Array{"x": feed}, Outputs: []string{"acc"}, Donate: []string{"x"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// acc[0] = (1+0) + (1+1) + (1+2); the other elements are 3x.
+	if got, want := out["acc"].Float64s(), []float64{6, 6, 9}; !equalFloats(got, want) {
+		t.Errorf("acc = %v, want %v", got, want)
+	}
+}
+
+func equalFloats(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

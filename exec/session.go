@@ -111,6 +111,9 @@ func Output(g *graph.Graph, feeds map[string]*ndarray.Array, names ...string) (m
 
 // Exec runs a request.
 func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
+	if s == nil || s.g == nil {
+		return nil, fmt.Errorf("exec: the session has no graph")
+	}
 	if len(r.Outputs) == 0 {
 		return nil, fmt.Errorf("exec: no outputs requested")
 	}
@@ -331,7 +334,10 @@ func (ru *run) release(sl int) {
 func (ru *run) overwritable(i int) bool { return ru.overwritableFor(ru.cur, i) }
 
 func (ru *run) overwritableFor(st *step, i int) bool {
-	if st == nil || i >= len(st.in) || st.def.Flags&ops.InPlace == 0 {
+	// Plans with control flow keep values per frame and iteration, outside
+	// the slots and reference counts this decision rests on (a loop body
+	// reads a value again in every iteration): they never overwrite.
+	if st == nil || ru.p.dynamic || i >= len(st.in) || st.def.Flags&ops.InPlace == 0 {
 		return false
 	}
 	sl := st.in[i]

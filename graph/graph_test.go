@@ -130,3 +130,34 @@ func TestControlFlowBuildErrors(t *testing.T) {
 		t.Error("a loop without variables accepted")
 	}
 }
+
+// Shapes no array can have are build errors that name the op and the
+// shape, not failures at run time or panics in shape inference.
+func TestImpossibleShapesAreBuildErrors(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		build func(g *graph.Graph) *graph.Variable
+		want  string
+	}{
+		{"fill with a negative constant size", func(g *graph.Graph) *graph.Variable {
+			return g.Fill(g.Const("s", ndarray.Must(ndarray.FromSlice([]int64{-3, 2}))), ndarray.Float64, 1)
+		}, "shape [-3 2] has a negative size on axis 0"},
+		{"tile overflowing", func(g *graph.Graph) *graph.Variable {
+			return g.Apply("tile", ops.Args{I: []int64{1 << 40, 1 << 40}}, g.Placeholder("a", ndarray.Float64, 2, 3))
+		}, "tile"},
+		{"reshape to 2^80 elements", func(g *graph.Graph) *graph.Variable {
+			return g.Placeholder("a", ndarray.Float64, -1).Reshape(1<<40, 1<<40)
+		}, "too many elements"},
+		{"matmul of scalars", func(g *graph.Graph) *graph.Variable {
+			a := g.Placeholder("a", ndarray.Float64)
+			return a.MatMul(a)
+		}, "matmul of [] and []: a matrix product needs operands of rank 1 or more"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.build(graph.New()).Err()
+			if err == nil || !errors.Is(err, graph.ErrBuild) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "goroutine") {
+				t.Errorf("error %v, want a build error containing %q", err, c.want)
+			}
+		})
+	}
+}

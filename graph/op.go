@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
 
@@ -182,7 +183,33 @@ func (g *Graph) infer(def *ops.Def, o *Op) (outs []ops.Info, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: op %s: %w", ErrBuild, o.describe(), err)
 	}
+	for i, out := range outs {
+		if err := checkInferred(out); err != nil {
+			return nil, fmt.Errorf("%w: op %s: output %d: %w", ErrBuild, o.describe(), i, err)
+		}
+	}
 	return outs, nil
+}
+
+// checkInferred rejects an inferred shape no array can have (a negative
+// size from a constant, a product that overflows), so that the mistake is
+// reported where the op is built rather than when it runs.
+func checkInferred(info ops.Info) error {
+	if info.UnknownRank {
+		return nil
+	}
+	known := make([]int, len(info.Shape))
+	for i, d := range info.Shape {
+		switch {
+		case d < -1:
+			return fmt.Errorf("shape %v has a negative size on axis %d", info.Shape, i)
+		case d == -1:
+			known[i] = 1 // known at run time
+		default:
+			known[i] = d
+		}
+	}
+	return ndarray.CheckShape(known)
 }
 
 // describe names the op and its inputs for an error message.

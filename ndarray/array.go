@@ -37,7 +37,10 @@ func alloc(dt DType, shape []int) *Array {
 	return &Array{buf: b, shape: append([]int(nil), shape...), strides: PackedStrides(shape)}
 }
 
-func checkShape(shape []int) error {
+// CheckShape reports whether an array of the shape can exist: rank at most
+// MaxRank, no negative size, and not so many elements that their bytes
+// overflow.
+func CheckShape(shape []int) error {
 	if len(shape) > MaxRank {
 		return fmt.Errorf("ndarray: rank %d is above the maximum %d", len(shape), MaxRank)
 	}
@@ -46,7 +49,7 @@ func checkShape(shape []int) error {
 		if d < 0 {
 			return fmt.Errorf("ndarray: negative size %d on axis %d of shape %v", d, i, shape)
 		}
-		if d > 0 && n > maxBytes/8/d {
+		if d > 0 && n > MaxBytes/8/d {
 			return fmt.Errorf("ndarray: shape %v has too many elements", shape)
 		}
 		n *= d
@@ -56,7 +59,7 @@ func checkShape(shape []int) error {
 
 // Zeros returns a packed array of zeros (false for Bool).
 func Zeros(dt DType, shape ...int) (*Array, error) {
-	if err := checkShape(shape); err != nil {
+	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
 	if !dt.Computable() {
@@ -106,7 +109,7 @@ func FromSlice[T Elem](data []T, shape ...int) (*Array, error) {
 	if len(shape) == 0 && len(data) != 1 {
 		shape = []int{len(data)}
 	}
-	if err := checkShape(shape); err != nil {
+	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
 	if n := shapeSize(shape); n != len(data) {
@@ -123,7 +126,7 @@ func Wrap[T Elem](data []T, shape ...int) (*Array, error) {
 	if len(shape) == 0 && len(data) != 1 {
 		shape = []int{len(data)}
 	}
-	if err := checkShape(shape); err != nil {
+	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
 	if n := shapeSize(shape); n != len(data) {
@@ -224,7 +227,7 @@ func (a *Array) WithLayout(l Layout) (*Array, error) { return NewView(a.buf, l) 
 
 // NewPadded allocates a zeroed array of shape inside a padded box (see Padded).
 func NewPadded(dt DType, shape, paddings, paddingOffsets []int) (*Array, error) {
-	if err := checkShape(shape); err != nil {
+	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
 	l, n, err := Padded(shape, paddings, paddingOffsets)

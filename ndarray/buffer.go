@@ -26,15 +26,15 @@ func NewBuffer(dt DType, n int) (*Buffer, error) {
 	if size == 0 {
 		return nil, fmt.Errorf("ndarray: cannot allocate a buffer of dtype %v", dt)
 	}
-	if n < 0 || (n > 0 && n > maxBytes/size) {
+	if n < 0 || (n > 0 && n > MaxBytes/size) {
 		return nil, fmt.Errorf("ndarray: cannot allocate %d elements of %v", n, dt)
 	}
 	return &Buffer{bytes: alignedBytes(n * size), dtype: dt, n: n}, nil
 }
 
-// maxBytes bounds a single allocation (1 TiB): far above any real array, low
+// MaxBytes bounds a single array (1 TiB): far above any real array, low
 // enough that the products computed from it cannot overflow an int.
-const maxBytes = 1 << 40
+const MaxBytes = 1 << 40
 
 func alignedBytes(nbytes int) []byte {
 	if nbytes == 0 {

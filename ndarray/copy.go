@@ -85,7 +85,7 @@ func BroadcastTo(a *Array, shape ...int) (*Array, error) {
 	if !CanBroadcastTo(a.shape, shape) {
 		return nil, fmt.Errorf("ndarray: shape %v does not broadcast to %v", a.shape, shape)
 	}
-	if err := checkShape(shape); err != nil {
+	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
 	out := alloc(a.DType(), shape)

@@ -90,7 +90,7 @@ func (l Layout) Validate(bufLen int) error {
 		if l.Strides[i] < 0 {
 			return fmt.Errorf("%w: negative stride %d on axis %d", ErrLayout, l.Strides[i], i)
 		}
-		if d > 0 && size > maxBytes/d {
+		if d > 0 && size > MaxBytes/d {
 			return fmt.Errorf("%w: shape %v has too many elements", ErrLayout, l.Shape)
 		}
 		size *= d
@@ -113,7 +113,7 @@ func (l Layout) Validate(bufLen int) error {
 			return fmt.Errorf("%w: stride %d of axis %d is below the extent %d of the axes inside it, so elements would overlap",
 				ErrLayout, l.Strides[i], i, ext)
 		}
-		if l.Strides[i] > maxBytes || (l.Strides[i] > 0 && l.Shape[i]-1 > maxBytes/l.Strides[i]) {
+		if l.Strides[i] > MaxBytes || (l.Strides[i] > 0 && l.Shape[i]-1 > MaxBytes/l.Strides[i]) {
 			return fmt.Errorf("%w: stride %d of axis %d is too large", ErrLayout, l.Strides[i], i)
 		}
 		ext += (l.Shape[i] - 1) * l.Strides[i]

@@ -95,7 +95,7 @@ func Reshape(a *Array, shape ...int) (*Array, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ndarray: reshape of shape %v: %w", a.shape, err)
 	}
-	if err := checkShape(s); err != nil {
+	if err := CheckShape(s); err != nil {
 		return nil, err
 	}
 	src := a
@@ -299,9 +299,12 @@ func Tile(a *Array, reps ...int) (*Array, error) {
 		if r < 0 {
 			return nil, fmt.Errorf("ndarray: tile: negative repetition %d on axis %d", r, i)
 		}
+		if r > 0 && a.shape[i] > MaxBytes/r {
+			return nil, fmt.Errorf("ndarray: tile of shape %v: %d repetitions on axis %d are too many", a.shape, r, i)
+		}
 		shape[i] = a.shape[i] * r
 	}
-	if err := checkShape(shape); err != nil {
+	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
 	out := alloc(a.DType(), shape)
@@ -337,6 +340,9 @@ func Pad(a *Array, before, after []int, value float64) (*Array, error) {
 	for i := range shape {
 		if before[i] < 0 || after[i] < 0 {
 			return nil, fmt.Errorf("ndarray: pad: negative padding on axis %d", i)
+		}
+		if before[i] > MaxBytes || after[i] > MaxBytes {
+			return nil, fmt.Errorf("ndarray: pad of shape %v: padding %d, %d on axis %d is too large", a.shape, before[i], after[i], i)
 		}
 		shape[i] = a.shape[i] + before[i] + after[i]
 	}

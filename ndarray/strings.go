@@ -26,7 +26,7 @@ func FromStrings(ss []string, shape ...int) (*Array, error) {
 	if len(shape) == 0 && len(ss) != 1 {
 		shape = []int{len(ss)}
 	}
-	if err := checkShape(shape); err != nil {
+	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
 	n := shapeSize(shape)

@@ -34,6 +34,9 @@ func tileShape(shape, reps []int) ([]int, error) {
 			return nil, fmt.Errorf("tile of shape %v: negative repetition %d on axis %d", shape, r, i)
 		}
 		out[i] = -1
+		if shape[i] > 0 && r > ndarray.MaxBytes/shape[i] {
+			return nil, fmt.Errorf("tile of shape %v: %d repetitions on axis %d are too many", shape, r, i)
+		}
 		if shape[i] >= 0 {
 			out[i] = shape[i] * r
 		}

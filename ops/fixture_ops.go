@@ -136,6 +136,9 @@ func padSizes(shape []int, p []int, mode int64) (before, after []int, err error)
 		if before[i] < 0 || after[i] < 0 {
 			return nil, nil, fmt.Errorf("pad of shape %v: negative padding (%d, %d) on axis %d", shape, before[i], after[i], i)
 		}
+		if before[i] > ndarray.MaxBytes || after[i] > ndarray.MaxBytes {
+			return nil, nil, fmt.Errorf("pad of shape %v: padding (%d, %d) on axis %d is too large", shape, before[i], after[i], i)
+		}
 		if shape[i] < 0 || mode == PadConstant {
 			continue
 		}

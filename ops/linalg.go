@@ -34,6 +34,9 @@ var MatMulOp = Register(&Def{
 		}
 		// Check with unknown sizes replaced by sizes that fit, then put
 		// the unknowns back where they land in the result.
+		if len(in[0].Shape) == 0 || len(in[1].Shape) == 0 {
+			return nil, fmt.Errorf("matmul of %v and %v: a matrix product needs operands of rank 1 or more (use multiply for scalars)", in[0].Shape, in[1].Shape)
+		}
 		x, y := append([]int(nil), in[0].Shape...), append([]int(nil), in[1].Shape...)
 		tx, ty := a.Int(0, 0) != 0, a.Int(1, 0) != 0
 		fillUnknownMatmul(x, y, tx, ty)

@@ -1,3 +1,6 @@
-// Command sdgo loads, runs and checks graphs from the command line. Run
-// `sdgo help` for the commands.
+// Command sdgo inspects, runs and checks SameDiff graph files from the
+// command line: sdgo info (what a file holds), sdgo run (outputs, with
+// placeholder values from flags, JSON or .npy files), sdgo dot (Graphviz),
+// sdgo gradcheck (central differences against the reverse-mode gradients)
+// and sdgo version. Run `sdgo help` for the commands.
 package main

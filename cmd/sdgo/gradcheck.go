@@ -1,13 +1,10 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/sdgo/sdgo/graph"
@@ -34,12 +31,7 @@ flags:`
 
 // runGradcheck is `sdgo gradcheck`.
 func runGradcheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("gradcheck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, gradcheckUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("gradcheck", gradcheckUsage, stderr)
 	var (
 		eps         = fs.Float64("eps", validation.DefaultEps, "central difference step")
 		maxRel      = fs.Float64("max-rel", validation.DefaultMaxRelError, "maximum relative error |a-n|/(|a|+|n|)")
@@ -55,25 +47,15 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 		f64copy     = fs.Bool("float64-copy", true, "check on a float64 copy of the graph (false: in the graph's own dtypes)")
 		verbose     = fs.Bool("verbose", false, "list every checked element, not only the failures")
 		unknownSize = fs.Int("unknown-size", 2, "size given to placeholder axes the file leaves unknown")
-		feeds       feedFlag
+		feeds       runFeedFlags
 	)
-	fs.Var(&feeds, "feed", "values of a placeholder in C order, as `name=v1,v2,...` (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() != 1 {
-		fs.Usage()
-		return 2
+	fs.Var(&feeds, "feed", "a placeholder's values, `name=v1,v2,...[:shape]` or name=file.npy (repeatable)")
+	fs.Var(&feeds, "ph", "the same as -feed")
+	g, exit := parseAndLoad(fs, args, false, stderr)
+	if exit >= 0 {
+		return exit
 	}
 	path := fs.Arg(0)
-	g, err := serialize.Load(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "sdgo gradcheck: %v\n", err)
-		return 2
-	}
 	if *unknownSize < 0 {
 		fmt.Fprintf(stderr, "sdgo gradcheck: -unknown-size %d is negative\n", *unknownSize)
 		return 2
@@ -128,34 +110,9 @@ func splitList(s string) []string {
 	return out
 }
 
-// feedFlag collects -feed name=v1,v2,... flags.
-type feedFlag map[string][]float64
-
-func (f *feedFlag) String() string { return "" }
-
-func (f *feedFlag) Set(s string) error {
-	name, list, ok := strings.Cut(s, "=")
-	if !ok || name == "" {
-		return fmt.Errorf("want name=v1,v2,..., got %q", s)
-	}
-	var vals []float64
-	for _, x := range strings.Split(list, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		if err != nil {
-			return fmt.Errorf("placeholder %s: %v", name, err)
-		}
-		vals = append(vals, v)
-	}
-	if *f == nil {
-		*f = feedFlag{}
-	}
-	(*f)[name] = vals
-	return nil
-}
-
 // placeholderValues returns a value for every placeholder: the file's, the
 // -feed flag's, or random (seeded).
-func placeholderValues(g *graph.Graph, feeds feedFlag, seed uint64, unknown int) (map[string]*ndarray.Array, error) {
+func placeholderValues(g *graph.Graph, feeds runFeedFlags, seed uint64, unknown int) (map[string]*ndarray.Array, error) {
 	stored := map[string]*ndarray.Array{}
 	if rep := serialize.ReportOf(g); rep != nil {
 		stored = rep.PlaceholderValues
@@ -174,13 +131,10 @@ func placeholderValues(g *graph.Graph, feeds feedFlag, seed uint64, unknown int)
 		if shape == nil {
 			return nil, fmt.Errorf("placeholder %q has an unknown rank; give its value with -feed", p.Name())
 		}
-		if vals, ok := feeds[p.Name()]; ok {
-			a, err := ndarray.FromSlice(vals, fitShape(shape, len(vals), unknown)...)
-			if err == nil {
-				a, err = ndarray.Cast(a, p.DType())
-			}
+		if spec, ok := feeds[p.Name()]; ok {
+			a, err := feedFromStrings(p, spec)
 			if err != nil {
-				return nil, fmt.Errorf("-feed %s (placeholder %v%v): %v", p.Name(), p.DType(), p.Shape(), err)
+				return nil, err
 			}
 			out[p.Name()] = a
 			continue
@@ -207,30 +161,4 @@ func placeholderValues(g *graph.Graph, feeds feedFlag, seed uint64, unknown int)
 		out[p.Name()] = a
 	}
 	return out, nil
-}
-
-// fitShape fills a placeholder's unknown sizes for n values: a single
-// unknown size takes what the known ones leave, several take unknown each.
-func fitShape(shape []int, n, unknown int) []int {
-	out := append([]int(nil), shape...)
-	known, free := 1, -1
-	for i, d := range out {
-		switch {
-		case d >= 0:
-			known *= d
-		case free < 0:
-			free = i
-		default:
-			free = -2 // more than one
-		}
-	}
-	for i, d := range out {
-		if d < 0 {
-			out[i] = unknown
-			if free == i && known > 0 {
-				out[i] = n / known
-			}
-		}
-	}
-	return out
 }

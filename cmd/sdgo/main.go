@@ -1,12 +1,16 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 
+	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/kernels"
+	"github.com/sdgo/sdgo/serialize"
 )
 
 // version is sdgo's release.
@@ -29,6 +33,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runGradcheck(args[1:], stdout, stderr)
 	case "run":
 		return runGraphCmd(args[1:], stdout, stderr)
+	case "info":
+		return infoCmd(args[1:], stdout, stderr)
+	case "dot":
+		return dotCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -42,7 +50,43 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, `usage: sdgo <command> [arguments]
 
 commands:
+  dot        write a graph file as Graphviz DOT (sdgo dot -h)
   gradcheck  check a graph file's gradients against central differences (sdgo gradcheck -h)
+  info       summarize a graph file: variables, ops, placeholders, losses (sdgo info -h)
   run        run a graph file and print its outputs (sdgo run -h)
   version    print the version, the Go runtime and the kernel instruction set`)
+}
+
+// newFlagSet returns a command's flag set, whose -h prints the command's
+// usage text above the flags.
+func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseAndLoad parses a command's arguments and loads the graph file its
+// first argument names; more arguments are allowed only with moreArgs.
+// When it returns exit >= 0, the command exits with that status.
+func parseAndLoad(fs *flag.FlagSet, args []string, moreArgs bool, stderr io.Writer) (g *graph.Graph, exit int) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, 0
+		}
+		return nil, 2
+	}
+	if fs.NArg() < 1 || (fs.NArg() > 1 && !moreArgs) {
+		fs.Usage()
+		return nil, 2
+	}
+	g, err := serialize.Load(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "sdgo %s: %v\n", fs.Name(), err)
+		return nil, 2
+	}
+	return g, -1
 }

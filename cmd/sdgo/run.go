@@ -3,11 +3,11 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,8 +26,11 @@ variables, else every op output that no op consumes. Outputs that lie in a
 branch the graph did not take are listed as such (an error when named
 explicitly).
 
-Placeholders take the values of -feed flags, else those of -feeds, else the
-values the file stores for them; a placeholder that gets none is an error.
+Placeholders take the values of -feed (or -ph) flags, else those of -feeds,
+else the values the file stores for them; a placeholder that gets none is an
+error.
+  -feed name=file.npy            a NumPy .npy file (C or Fortran order, either
+                                 byte order; cast to the placeholder's dtype)
   -feed name=v1,v2,...           values in C order, in the placeholder's dtype
                                  (numbers, or true/false for bools); the shape
                                  is the placeholder's, a single unknown size
@@ -38,6 +41,9 @@ values the file stores for them; a placeholder that gets none is an error.
                                  nested list (its nesting gives the shape), or
                                  {"shape": [2, 3], "values": [flat list]}
 
+With -npy DIR, each output is also written to DIR/NAME.npy ("/" and other
+characters a file name cannot hold become "_").
+
 Exit status: 0 when every output was computed, 1 when the run fails (the
 message names the op and its inputs), 2 on a usage error or a file that
 does not load.
@@ -47,7 +53,8 @@ flags:`
 // runFeedSpec is one -feed flag: values as written and an optional shape.
 type runFeedSpec struct {
 	vals  []string
-	shape []int // nil: from the placeholder
+	shape []int  // nil: from the placeholder
+	npy   string // a .npy file to read instead of vals
 }
 
 type runFeedFlags map[string]runFeedSpec
@@ -60,6 +67,14 @@ func (f *runFeedFlags) Set(s string) error {
 		return fmt.Errorf("want name=v1,v2,...[:shape], got %q", s)
 	}
 	spec := runFeedSpec{}
+	if strings.HasSuffix(strings.ToLower(rest), ".npy") {
+		spec.npy = rest
+		if *f == nil {
+			*f = runFeedFlags{}
+		}
+		(*f)[name] = spec
+		return nil
+	}
 	if list, sh, hasShape := strings.Cut(rest, ":"); hasShape {
 		rest = list
 		spec.shape = []int{}
@@ -87,34 +102,20 @@ func (f *runFeedFlags) Set(s string) error {
 
 // runGraphCmd is `sdgo run`.
 func runGraphCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, runUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("run", runUsage, stderr)
 	var (
 		feeds     runFeedFlags
 		feedsFile = fs.String("feeds", "", "a JSON `file` of placeholder values")
 		outs      = fs.String("out", "", "comma-separated outputs to run (as well as those named after the file)")
 		asJSON    = fs.Bool("json", false, "print the outputs as one JSON object")
 		maxElems  = fs.Int("max", 1000, "print at most `N` elements of each output (0: all)")
+		npyDir    = fs.String("npy", "", "also write each output to `DIR`/NAME.npy")
 	)
-	fs.Var(&feeds, "feed", "a placeholder's values, `name=v1,v2,...[:shape]` (repeatable)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() < 1 {
-		fs.Usage()
-		return 2
-	}
-	g, err := serialize.Load(fs.Arg(0))
-	if err != nil {
-		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
-		return 2
+	fs.Var(&feeds, "feed", "a placeholder's values, `name=v1,v2,...[:shape]` or name=file.npy (repeatable)")
+	fs.Var(&feeds, "ph", "the same as -feed")
+	g, exit := parseAndLoad(fs, args, true, stderr)
+	if exit >= 0 {
+		return exit
 	}
 	named := fs.Args()[1:]
 	for _, o := range strings.Split(*outs, ",") {
@@ -160,6 +161,12 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 	if explicit && len(dead) > 0 {
 		fmt.Fprintf(stderr, "sdgo run: %s lies in a branch that was not taken\n", strings.Join(quoteAll(dead), ", "))
 		return 1
+	}
+	if *npyDir != "" {
+		if err := writeOutputsNPY(*npyDir, named, results, stdout); err != nil {
+			fmt.Fprintf(stderr, "sdgo run: %v\n", err)
+			return 1
+		}
 	}
 	if *asJSON {
 		obj := map[string]any{}
@@ -343,13 +350,13 @@ func feedShape(p *graph.Variable, given []int, n int) ([]int, error) {
 			continue
 		}
 		if free >= 0 {
-			return nil, fmt.Errorf("placeholder %q has shape %v: give the shape with -feed %s=...:shape", p.Name(), p.Shape(), p.Name())
+			return nil, fmt.Errorf("-feed %s: placeholder %q has shape %v: give the shape with -feed %s=...:shape", p.Name(), p.Name(), p.Shape(), p.Name())
 		}
 		free = i
 	}
 	if free >= 0 {
 		if known == 0 || n%known != 0 {
-			return nil, fmt.Errorf("placeholder %q has shape %v: %d values do not fit", p.Name(), p.Shape(), n)
+			return nil, fmt.Errorf("-feed %s: placeholder %q has shape %v: %d values do not fit", p.Name(), p.Name(), p.Shape(), n)
 		}
 		shape[free] = n / known
 	}
@@ -357,6 +364,9 @@ func feedShape(p *graph.Variable, given []int, n int) ([]int, error) {
 }
 
 func feedFromStrings(p *graph.Variable, spec runFeedSpec) (*ndarray.Array, error) {
+	if spec.npy != "" {
+		return feedFromNPY(p, spec.npy)
+	}
 	shape, err := feedShape(p, spec.shape, len(spec.vals))
 	if err != nil {
 		return nil, err
@@ -643,4 +653,77 @@ func arrayJSON(a *ndarray.Array) map[string]any {
 		}
 	}
 	return m
+}
+
+// feedFromNPY reads a placeholder's value from a .npy file, cast to the
+// placeholder's dtype (NumPy's default is float64; graphs are mostly
+// float32). The executor checks the shape when it takes the feed.
+func feedFromNPY(p *graph.Variable, path string) (*ndarray.Array, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-feed %s: %w", p.Name(), err)
+	}
+	a, err := readNPY(b)
+	if err != nil {
+		return nil, fmt.Errorf("-feed %s: %s: %w", p.Name(), path, err)
+	}
+	if a.DType() == p.DType() {
+		return a, nil
+	}
+	if !a.DType().Computable() || !p.DType().Computable() {
+		return nil, fmt.Errorf("-feed %s: %s holds %v, the placeholder is %v", p.Name(), path, a.DType(), p.DType())
+	}
+	c, err := ndarray.Cast(a, p.DType())
+	if err != nil {
+		return nil, fmt.Errorf("-feed %s: %s: %w", p.Name(), path, err)
+	}
+	return c, nil
+}
+
+// writeOutputsNPY writes each computed output to dir/NAME.npy.
+func writeOutputsNPY(dir string, names []string, results map[string]*ndarray.Array, stdout io.Writer) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	used := map[string]string{}
+	for _, n := range names {
+		a := results[n]
+		if a == nil {
+			continue
+		}
+		file := npyFileName(n)
+		if prev, ok := used[file]; ok && prev != n {
+			return fmt.Errorf("outputs %q and %q would both be written to %s", prev, n, file)
+		}
+		used[file] = n
+		path := filepath.Join(dir, file)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		err = writeNPY(f, a)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("output %q: %s: %w", n, path, err)
+		}
+		fmt.Fprintf(stdout, "%s: wrote %s\n", n, path)
+	}
+	return nil
+}
+
+// npyFileName turns a variable name into a file name: SameDiff names hold
+// "/" and ":".
+func npyFileName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c == '-' || c == '.' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			b[i] = '_'
+		}
+	}
+	if s := string(b); s != "" && s != "." && s != ".." {
+		return s + ".npy"
+	}
+	return "_.npy"
 }

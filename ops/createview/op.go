@@ -18,6 +18,9 @@ const (
 // layout of ADR 0021) select: an array on x's buffer, resolved against x's
 // actual layout. It costs O(rank). Errors name the index by its position.
 func View(x *ndarray.Array, indices ...*ndarray.Array) (*ndarray.Array, error) {
+	if x == nil {
+		return nil, fmt.Errorf("createview: no array to view (nil)")
+	}
 	descs, err := readIndices(indices, -1)
 	if err != nil {
 		return nil, fmt.Errorf("createview: %w", err)

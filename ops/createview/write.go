@@ -48,6 +48,12 @@ func Write(op string, base, value *ndarray.Array, indices ...*ndarray.Array) (*n
 	if !ok || !isWrite(op) {
 		return nil, fmt.Errorf("createview: %q is not a view write op", op)
 	}
+	if base == nil || value == nil {
+		return nil, fmt.Errorf("createview: %s needs a base array and a value (got nil)", op)
+	}
+	if _, err := readIndices(indices, 2); err != nil {
+		return nil, fmt.Errorf("createview: %s: %w", op, err)
+	}
 	out, err := d.Run(nil, append([]*ndarray.Array{base, value}, indices...), &ops.Args{})
 	if err != nil {
 		return nil, err

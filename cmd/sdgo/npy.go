@@ -1,0 +1,397 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// NumPy's .npy format (numpy/lib/format.py): the magic "\x93NUMPY", a major
+// and a minor version byte, the header length (uint16 little-endian in
+// version 1, uint32 in versions 2 and 3), the header (a Python dict literal
+// with 'descr', 'fortran_order' and 'shape', padded with spaces and a final
+// newline so that the data starts on a 64-byte boundary), then the elements.
+
+const npyMagic = "\x93NUMPY"
+
+// npyMaxHeader bounds the header we accept: real headers are under 200
+// bytes, and a hostile length must not make us allocate gigabytes.
+const npyMaxHeader = 1 << 20
+
+// hostLittleEndian is the byte order of this machine's arrays.
+var hostLittleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// npyKinds maps NumPy's kind and size ("f4") to sdgo's dtypes and back.
+var npyKinds = map[string]ndarray.DType{
+	"b1": ndarray.Bool,
+	"f2": ndarray.Half, "f4": ndarray.Float32, "f8": ndarray.Float64,
+	"i1": ndarray.Int8, "i2": ndarray.Int16, "i4": ndarray.Int32, "i8": ndarray.Int64,
+	"u1": ndarray.Uint8, "u2": ndarray.Uint16, "u4": ndarray.Uint32, "u8": ndarray.Uint64,
+}
+
+// errNPY is wrapped by every error about a malformed .npy file.
+var errNPY = errors.New("not a valid .npy file")
+
+// readNPY decodes a .npy file held in b.
+func readNPY(b []byte) (*ndarray.Array, error) {
+	if len(b) < len(npyMagic)+4 || string(b[:len(npyMagic)]) != npyMagic {
+		return nil, fmt.Errorf("%w: no \\x93NUMPY magic at offset 0", errNPY)
+	}
+	major := b[6]
+	var hlen, start int
+	switch major {
+	case 1:
+		hlen, start = int(binary.LittleEndian.Uint16(b[8:10])), 10
+	case 2, 3:
+		if len(b) < 12 {
+			return nil, fmt.Errorf("%w: truncated at offset %d (header length)", errNPY, len(b))
+		}
+		n := binary.LittleEndian.Uint32(b[8:12])
+		if n > npyMaxHeader {
+			return nil, fmt.Errorf("%w: header length %d at offset 8 is implausible", errNPY, n)
+		}
+		hlen, start = int(n), 12
+	default:
+		return nil, fmt.Errorf("%w: format version %d.%d (want 1.0, 2.0 or 3.0)", errNPY, major, b[7])
+	}
+	if len(b) < start+hlen {
+		return nil, fmt.Errorf("%w: the header ends at offset %d, past the end of the file (%d bytes)", errNPY, start+hlen, len(b))
+	}
+	hdr, err := parseNPYHeader(string(b[start : start+hlen]))
+	if err != nil {
+		return nil, fmt.Errorf("%w: header at offset %d: %v", errNPY, start, err)
+	}
+	data := b[start+hlen:]
+	n := 1
+	for _, d := range hdr.shape {
+		if d < 0 || (d > 0 && n > math.MaxInt/8/d) {
+			return nil, fmt.Errorf("%w: shape %v is too large", errNPY, hdr.shape)
+		}
+		n *= d
+	}
+	size := hdr.dtype.Size()
+	if len(data) != n*size {
+		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes after offset %d, the file has %d", errNPY, hdr.shape, hdr.dtype, n*size, start+hlen, len(data))
+	}
+	raw := append([]byte(nil), data...)
+	if size > 1 && hdr.littleEndian != hostLittleEndian {
+		swapBytes(raw, size)
+	}
+	buf, err := ndarray.BufferFromBytes(hdr.dtype, n, raw)
+	if err != nil {
+		return nil, err
+	}
+	if !hdr.fortran {
+		return ndarray.NewView(buf, ndarray.Packed(hdr.shape...))
+	}
+	// Fortran order is C order of the reversed shape, transposed back.
+	rev := make([]int, len(hdr.shape))
+	perm := make([]int, len(hdr.shape))
+	for i := range rev {
+		rev[i] = hdr.shape[len(rev)-1-i]
+		perm[i] = len(rev) - 1 - i
+	}
+	a, err := ndarray.NewView(buf, ndarray.Packed(rev...))
+	if err != nil {
+		return nil, err
+	}
+	if a, err = ndarray.Permute(a, perm...); err != nil {
+		return nil, err
+	}
+	if !a.DType().Computable() {
+		return nil, fmt.Errorf("%w: Fortran-ordered %v arrays are not supported; save it in C order", errNPY, a.DType())
+	}
+	return ndarray.Contiguous(a), nil
+}
+
+func swapBytes(b []byte, size int) {
+	for i := 0; i+size <= len(b); i += size {
+		for j, k := i, i+size-1; j < k; j, k = j+1, k-1 {
+			b[j], b[k] = b[k], b[j]
+		}
+	}
+}
+
+type npyHeader struct {
+	dtype        ndarray.DType
+	littleEndian bool
+	fortran      bool
+	shape        []int
+}
+
+// parseNPYHeader reads the header dict. It accepts what numpy writes and
+// what a person would type: either quote style, trailing commas, any order.
+func parseNPYHeader(s string) (npyHeader, error) {
+	p := &pyLit{s: s}
+	v, err := p.value()
+	if err != nil {
+		return npyHeader{}, err
+	}
+	p.space()
+	if p.i != len(p.s) {
+		return npyHeader{}, fmt.Errorf("unexpected %q after the dict", p.rest())
+	}
+	d, ok := v.(map[string]any)
+	if !ok {
+		return npyHeader{}, fmt.Errorf("the header is not a dict")
+	}
+	var h npyHeader
+	descr, ok := d["descr"].(string)
+	if !ok {
+		return h, fmt.Errorf("no 'descr' string (structured dtypes are not supported)")
+	}
+	if len(descr) < 3 {
+		return h, fmt.Errorf("unsupported descr %q", descr)
+	}
+	switch descr[0] {
+	case '<':
+		h.littleEndian = true
+	case '>':
+	case '|', '=':
+		h.littleEndian = hostLittleEndian
+	default:
+		return h, fmt.Errorf("unsupported descr %q (no byte order)", descr)
+	}
+	if h.dtype, ok = npyKinds[descr[1:]]; !ok {
+		return h, fmt.Errorf("unsupported descr %q (sdgo reads bool, float16/32/64 and 8 to 64-bit integers)", descr)
+	}
+	if h.fortran, ok = d["fortran_order"].(bool); !ok {
+		return h, fmt.Errorf("no 'fortran_order' bool")
+	}
+	sh, ok := d["shape"].([]int)
+	if !ok {
+		return h, fmt.Errorf("no 'shape' tuple of integers")
+	}
+	if len(sh) > ndarray.MaxRank {
+		return h, fmt.Errorf("rank %d is above %d", len(sh), ndarray.MaxRank)
+	}
+	h.shape = sh
+	return h, nil
+}
+
+// pyLit parses the subset of Python literals a .npy header holds: dicts
+// with string keys, strings, True/False, and tuples of integers.
+type pyLit struct {
+	s     string
+	i     int
+	depth int
+}
+
+func (p *pyLit) space() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+func (p *pyLit) rest() string {
+	r := p.s[p.i:]
+	if len(r) > 20 {
+		r = r[:20] + "..."
+	}
+	return r
+}
+
+func (p *pyLit) value() (any, error) {
+	p.space()
+	if p.i >= len(p.s) {
+		return nil, fmt.Errorf("unexpected end")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		return p.dict()
+	case c == '(' || c == '[':
+		return p.tuple()
+	case c == '\'' || c == '"':
+		return p.str()
+	case strings.HasPrefix(p.s[p.i:], "True"):
+		p.i += 4
+		return true, nil
+	case strings.HasPrefix(p.s[p.i:], "False"):
+		p.i += 5
+		return false, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		return p.int()
+	}
+	return nil, fmt.Errorf("unexpected %q", p.rest())
+}
+
+func (p *pyLit) dict() (any, error) {
+	p.i++ // {
+	d := map[string]any{}
+	for {
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == '}' {
+			p.i++
+			return d, nil
+		}
+		k, err := p.str()
+		if err != nil {
+			return nil, fmt.Errorf("dict key: %v", err)
+		}
+		p.space()
+		if p.i >= len(p.s) || p.s[p.i] != ':' {
+			return nil, fmt.Errorf("want ':' after %q", k)
+		}
+		p.i++
+		if d[k], err = p.value(); err != nil {
+			return nil, fmt.Errorf("%s: %v", k, err)
+		}
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+		} else if p.i >= len(p.s) || p.s[p.i] != '}' {
+			return nil, fmt.Errorf("want ',' or '}' at %q", p.rest())
+		}
+	}
+}
+
+func (p *pyLit) tuple() (any, error) {
+	closer := byte(')')
+	if p.s[p.i] == '[' {
+		closer = ']'
+	}
+	p.i++
+	out := []int{}
+	for {
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == closer {
+			p.i++
+			return out, nil
+		}
+		n, err := p.int()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+		p.space()
+		if p.i < len(p.s) && p.s[p.i] == ',' {
+			p.i++
+		} else if p.i >= len(p.s) || p.s[p.i] != closer {
+			return nil, fmt.Errorf("want ',' or %q at %q", closer, p.rest())
+		}
+	}
+}
+
+func (p *pyLit) str() (string, error) {
+	if p.i >= len(p.s) || (p.s[p.i] != '\'' && p.s[p.i] != '"') {
+		return "", fmt.Errorf("want a quoted string at %q", p.rest())
+	}
+	q := p.s[p.i]
+	end := strings.IndexByte(p.s[p.i+1:], q)
+	if end < 0 {
+		return "", fmt.Errorf("unterminated string")
+	}
+	v := p.s[p.i+1 : p.i+1+end]
+	p.i += end + 2
+	return v, nil
+}
+
+func (p *pyLit) int() (int, error) {
+	j := p.i
+	if j < len(p.s) && p.s[j] == '-' {
+		j++
+	}
+	for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
+		j++
+	}
+	n, err := strconv.Atoi(p.s[p.i:j])
+	if err != nil {
+		return 0, fmt.Errorf("want an integer at %q", p.rest())
+	}
+	p.i = j
+	if p.i < len(p.s) && p.s[p.i] == 'L' { // Python 2's long suffix
+		p.i++
+	}
+	return n, nil
+}
+
+// writeNPY writes a as a version 1.0 .npy file (2.0 when the header needs
+// it), in C order and this machine's byte order.
+func writeNPY(w io.Writer, a *ndarray.Array) error {
+	dt := a.DType()
+	kind := ""
+	for k, d := range npyKinds {
+		if d == dt {
+			kind = k
+		}
+	}
+	if kind == "" {
+		return fmt.Errorf(".npy has no dtype for %v", dt)
+	}
+	order := "<"
+	if !hostLittleEndian {
+		order = ">"
+	}
+	if dt.Size() == 1 {
+		order = "|"
+	}
+	shape := make([]string, len(a.Shape()))
+	for i, d := range a.Shape() {
+		shape[i] = strconv.Itoa(d)
+	}
+	tuple := strings.Join(shape, ", ")
+	if len(shape) == 1 {
+		tuple += ","
+	}
+	hdr := fmt.Sprintf("{'descr': '%s%s', 'fortran_order': False, 'shape': (%s), }", order, kind, tuple)
+	var pre bytes.Buffer
+	pre.WriteString(npyMagic)
+	prefix := 10
+	if len(hdr)+1+prefix > math.MaxUint16 {
+		prefix = 12
+	}
+	pad := (64 - (prefix+len(hdr)+1)%64) % 64
+	hdr += strings.Repeat(" ", pad) + "\n"
+	if prefix == 10 {
+		pre.Write([]byte{1, 0})
+		pre.Write(binary.LittleEndian.AppendUint16(nil, uint16(len(hdr))))
+	} else {
+		pre.Write([]byte{2, 0})
+		pre.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(hdr))))
+	}
+	pre.WriteString(hdr)
+	if _, err := w.Write(pre.Bytes()); err != nil {
+		return err
+	}
+	_, err := w.Write(packedBytes(a))
+	return err
+}
+
+// packedBytes returns a's elements in C order as bytes.
+func packedBytes(a *ndarray.Array) []byte {
+	size, n := a.DType().Size(), a.Size()
+	if n == 0 {
+		return nil
+	}
+	src := a.Buffer().Bytes()
+	if a.IsPacked() {
+		return src[a.Offset()*size : (a.Offset()+n)*size]
+	}
+	out := make([]byte, 0, n*size)
+	shape, strides := a.Shape(), a.Strides()
+	idx := make([]int, len(shape))
+	for {
+		off := a.Offset()
+		for i, x := range idx {
+			off += x * strides[i]
+		}
+		out = append(out, src[off*size:(off+1)*size]...)
+		i := len(idx) - 1
+		for ; i >= 0; i-- {
+			if idx[i]++; idx[i] < shape[i] {
+				break
+			}
+			idx[i] = 0
+		}
+		if i < 0 {
+			return out
+		}
+	}
+}
