@@ -3,8 +3,8 @@ package autodiff
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sdgo/sdgo/graph"
@@ -61,7 +61,7 @@ func GradSum(losses []*graph.Variable, wrt ...*graph.Variable) ([]*graph.Variabl
 			return nil, fmt.Errorf("autodiff: %w: %q is %v; integer and bool values carry no gradient", ErrNoGradient, w.Name(), w.DType())
 		}
 	}
-	d := &diff{g: g, b: &builder{g: g}}
+	d := &diff{g: g, b: &builder{g: g}, firstNew: len(g.Variables())}
 	return d.run(losses, wrt)
 }
 
@@ -74,6 +74,8 @@ type diff struct {
 	fwd, need map[*graph.Variable]bool
 	// loops describes the graph's loop frames (nil without control flow).
 	loops *loopAnalysis
+	// firstNew is the ID of the first variable this differentiation adds.
+	firstNew int
 }
 
 // scope is where gradient ops are being built: the root, or the body of a
@@ -174,6 +176,7 @@ func (d *diff) run(losses, wrt []*graph.Variable) ([]*graph.Variable, error) {
 		return nil, err
 	}
 	out := make([]*graph.Variable, len(wrt))
+	named := map[*graph.Variable]bool{}
 	for i, w := range wrt {
 		v := d.total(d.root, w)
 		switch {
@@ -189,8 +192,13 @@ func (d *diff) run(losses, wrt []*graph.Variable) ([]*graph.Variable, error) {
 			return nil, d.b.err
 		}
 		gv := v.(*graph.Variable)
-		if _, taken := d.g.Variable(w.Name() + "-grad"); !taken && gv.Op() != nil && gv != w {
-			gv = gv.Named(w.Name() + "-grad")
+		// Name the gradient after w only if this call created it and has
+		// not named it already (two variables can share one gradient).
+		if gv.Op() != nil && gv != w && gv.ID() >= d.firstNew && !named[gv] {
+			if _, taken := d.g.Variable(w.Name() + "-grad"); !taken {
+				gv = gv.Named(w.Name() + "-grad")
+				named[gv] = true
+			}
 		}
 		out[i] = gv
 	}
@@ -283,7 +291,7 @@ func (d *diff) callRule(o *graph.Op, n ops.GradNode, dOut []ops.Value) (grads []
 				err = d.b.err
 				return
 			}
-			err = fmt.Errorf("autodiff: gradient rule of op %q (%s) panicked: %v\n%s", o.Name(), o.OpName(), r, debug.Stack())
+			err = fmt.Errorf("autodiff: %w", ops.Recovered(fmt.Sprintf("gradient rule of op %q (%s)", o.Name(), o.OpName()), r))
 		}
 	}()
 	grads = o.Def().Grad(d.b, n, dOut)
@@ -392,16 +400,18 @@ func Gradients(g *graph.Graph, wrt ...*graph.Variable) ([]*graph.Variable, error
 		losses[i] = v
 	}
 	cache := gradCache(g)
-	prefix := strings.Join(names, "\x00") + "\x01"
+	ids := make([]string, len(losses))
+	for i, l := range losses {
+		ids[i] = strconv.Itoa(l.ID())
+	}
+	lossKey := strings.Join(ids, ",")
 	out := make([]*graph.Variable, len(wrt))
 	var missing []*graph.Variable
 	var missingAt []int
 	for i, w := range wrt {
-		if name, ok := cache.get(prefix + w.Name()); ok {
-			if v, ok := g.Variable(name); ok {
-				out[i] = v
-				continue
-			}
+		if v, ok := cache.get(gradKey{lossKey, w}); ok {
+			out[i] = v
+			continue
 		}
 		missing = append(missing, w)
 		missingAt = append(missingAt, i)
@@ -413,7 +423,7 @@ func Gradients(g *graph.Graph, wrt ...*graph.Variable) ([]*graph.Variable, error
 		}
 		for j, gv := range gs {
 			out[missingAt[j]] = gv
-			cache.put(prefix+missing[j].Name(), gv.Name())
+			cache.put(gradKey{lossKey, missing[j]}, gv)
 		}
 	}
 	return out, nil

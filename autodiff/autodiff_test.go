@@ -152,3 +152,58 @@ func TestGradientsCache(t *testing.T) {
 		t.Error("second Gradients call rebuilt the gradient")
 	}
 }
+
+// The cache follows variables, not names: a new variable given the name of
+// an old one gets its own gradient.
+func TestGradientsCacheByVariable(t *testing.T) {
+	g := graph.New()
+	a := g.Var("a", ndarray.Must(ndarray.FromSlice([]float64{1, 2})))
+	g.Math().Square(a).Sum().Named("loss")
+	if err := g.SetLoss("loss"); err != nil {
+		t.Fatal(err)
+	}
+	old, err := autodiff.Gradients(g, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Rename(a, "a_old"); err != nil {
+		t.Fatal(err)
+	}
+	newA := g.Var("a", ndarray.Must(ndarray.FromSlice([]float64{5, 6})))
+	got, err := autodiff.Gradients(g, newA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] == old[0] {
+		t.Fatalf("the new %q got the old variable's gradient %q", newA.Name(), old[0].Name())
+	}
+	out, err := exec.Output(g, nil, got[0].Name(), old[0].Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := out[got[0].Name()].Float64s(); v[0] != 0 || v[1] != 0 {
+		t.Errorf("gradient of an unconnected variable = %v", v)
+	}
+	if v := out[old[0].Name()].Float64s(); v[0] != 2 || v[1] != 4 {
+		t.Errorf("old gradient = %v", v)
+	}
+}
+
+// Two variables with one gradient value: it is named after the first, not
+// renamed again for the second.
+func TestSharedGradientNamedOnce(t *testing.T) {
+	g := graph.New()
+	a := g.Var("a", ndarray.Must(ndarray.FromSlice([]float64{1, 2})))
+	y := g.Apply("identity", ops.Args{}, a).Named("y")
+	loss := y.Sum()
+	gs, err := autodiff.Grad(loss, y, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gs[0] == gs[1] && gs[0].Name() != "y-grad" {
+		t.Errorf("shared gradient named %q, want y-grad", gs[0].Name())
+	}
+	if gs[0] != gs[1] && (gs[0].Name() != "y-grad" || gs[1].Name() != "a-grad") {
+		t.Errorf("gradients named %q and %q", gs[0].Name(), gs[1].Name())
+	}
+}

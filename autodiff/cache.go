@@ -10,19 +10,26 @@ import (
 // remembered, so that repeated requests reuse them.
 const cacheKey = "autodiff.gradients"
 
-type nameCache struct {
-	mu sync.Mutex
-	m  map[string]string
+// gradKey identifies a gradient by the variables, not their names (which
+// can change, and be reused by other variables).
+type gradKey struct {
+	losses string // the loss variables' IDs
+	wrt    *graph.Variable
 }
 
-func (c *nameCache) get(k string) (string, bool) {
+type gradientCache struct {
+	mu sync.Mutex
+	m  map[gradKey]*graph.Variable
+}
+
+func (c *gradientCache) get(k gradKey) (*graph.Variable, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	v, ok := c.m[k]
 	return v, ok
 }
 
-func (c *nameCache) put(k, v string) {
+func (c *gradientCache) put(k gradKey, v *graph.Variable) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.m[k] = v
@@ -30,13 +37,13 @@ func (c *nameCache) put(k, v string) {
 
 var cacheInit sync.Mutex
 
-func gradCache(g *graph.Graph) *nameCache {
+func gradCache(g *graph.Graph) *gradientCache {
 	cacheInit.Lock()
 	defer cacheInit.Unlock()
 	if c, ok := g.GetMeta(cacheKey); ok {
-		return c.(*nameCache)
+		return c.(*gradientCache)
 	}
-	c := &nameCache{m: map[string]string{}}
+	c := &gradientCache{m: map[gradKey]*graph.Variable{}}
 	g.SetMeta(cacheKey, c)
 	return c
 }

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/sdgo/sdgo/ndarray"
@@ -176,7 +175,7 @@ func (g *Graph) infer(def *ops.Def, o *Op) (outs []ops.Info, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%w: op %s: shape inference failed: %v\n%s", ErrBuild, o.describe(), r, debug.Stack())
+			err = fmt.Errorf("%w: %w", ErrBuild, ops.Recovered("shape inference of op "+o.describe(), r))
 		}
 	}()
 	outs, err = def.Infer(in, &o.args)

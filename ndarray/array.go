@@ -104,7 +104,8 @@ func fillRaw[T Elem](a *Array, v T) {
 }
 
 // FromSlice returns a packed array holding a copy of data with the given shape.
-// With no shape, data becomes a vector.
+// With no shape, data becomes a vector, except that a single value becomes a
+// scalar (rank 0): give the shape, FromSlice(v, 1), for a one-element vector.
 func FromSlice[T Elem](data []T, shape ...int) (*Array, error) {
 	if len(shape) == 0 && len(data) != 1 {
 		shape = []int{len(data)}
@@ -122,6 +123,7 @@ func FromSlice[T Elem](data []T, shape ...int) (*Array, error) {
 
 // Wrap returns a packed array that uses data as its buffer, without copying.
 // The caller gives up the right to change data.
+// Shapes are taken as by FromSlice.
 func Wrap[T Elem](data []T, shape ...int) (*Array, error) {
 	if len(shape) == 0 && len(data) != 1 {
 		shape = []int{len(data)}

@@ -70,6 +70,10 @@ func (d DType) Computable() bool {
 	return false
 }
 
+// IsNumeric reports whether sdgo does arithmetic on d: the computable
+// dtypes but Bool.
+func (d DType) IsNumeric() bool { return d.Computable() && d != Bool }
+
 // IsFloat reports whether d is a floating-point dtype.
 func (d DType) IsFloat() bool {
 	switch d {

@@ -295,7 +295,7 @@ func binaryShape(op BinaryOp, a, b *Array) ([]int, error) {
 	if a.DType() != b.DType() {
 		return nil, fmt.Errorf("ndarray: %v of %v and %v arrays: dtypes differ", op, a.DType(), b.DType())
 	}
-	if !numeric(a.DType()) {
+	if !a.DType().IsNumeric() {
 		return nil, fmt.Errorf("ndarray: %v needs numeric arrays, not %v", op, a.DType())
 	}
 	shape, err := BroadcastShapes(a.shape, b.shape)
@@ -303,14 +303,6 @@ func binaryShape(op BinaryOp, a, b *Array) ([]int, error) {
 		return nil, fmt.Errorf("ndarray: %v: %w", op, err)
 	}
 	return shape, nil
-}
-
-func numeric(dt DType) bool {
-	switch dt {
-	case Float32, Float64, Int32, Int64:
-		return true
-	}
-	return false
 }
 
 // BinaryInto writes op(a, b), broadcast, into dst, whose shape must be the

@@ -96,6 +96,9 @@ func (l Layout) Validate(bufLen int) error {
 		size *= d
 	}
 	if size == 0 {
+		// No element to place: the offset may lie anywhere (an empty
+		// slice's start can be past the end), and code that handles empty
+		// arrays must not index the buffer at it.
 		return nil
 	}
 	// C order: walking outwards, each axis of size > 1 must step over the
@@ -103,13 +106,12 @@ func (l Layout) Validate(bufLen int) error {
 	// For packed and padded layouts that is strides[i-1] >= strides[i]·shape[i];
 	// a stepped view (x[:, ::3]) leaves gaps inside and only needs the
 	// extent, 1 + Σ (shape[j]-1)·strides[j] over the inner axes.
-	inner := -1 // index of the previous (inner) axis of size > 1
-	ext := 1
+	ext := 1 // the innermost axis of size > 1 needs a stride of at least 1
 	for i := len(l.Shape) - 1; i >= 0; i-- {
 		if l.Shape[i] <= 1 {
 			continue
 		}
-		if inner >= 0 && l.Strides[i] < ext {
+		if l.Strides[i] < ext {
 			return fmt.Errorf("%w: stride %d of axis %d is below the extent %d of the axes inside it, so elements would overlap",
 				ErrLayout, l.Strides[i], i, ext)
 		}
@@ -117,7 +119,6 @@ func (l Layout) Validate(bufLen int) error {
 			return fmt.Errorf("%w: stride %d of axis %d is too large", ErrLayout, l.Strides[i], i)
 		}
 		ext += (l.Shape[i] - 1) * l.Strides[i]
-		inner = i
 	}
 	if end := l.BufferLen(); end > bufLen {
 		return fmt.Errorf("%w: layout shape %v strides %v offset %d reaches element %d of a buffer of %d",

@@ -100,7 +100,7 @@ func MatMul(a, b *Array, transA, transB bool) (*Array, error) {
 	if a.DType() != b.DType() {
 		return nil, fmt.Errorf("ndarray: matmul of %v and %v arrays: dtypes differ", a.DType(), b.DType())
 	}
-	if !numeric(a.DType()) {
+	if !a.DType().IsNumeric() {
 		return nil, fmt.Errorf("ndarray: matmul needs numeric arrays, not %v", a.DType())
 	}
 	p, err := planMatMul(a.shape, a.strides, b.shape, b.strides, transA, transB)
@@ -145,6 +145,12 @@ func matmulInto(p *matmulPlan, dst, a, b *Array) error {
 	rsc, csc := dst2[len(full)-2], dst2[len(full)-1]
 	nn, ok := newNest(p.batch, 3, [3][]int{dst2[:len(p.batch)], p.aBatch, p.bBatch}, [3]int{dst.offset, a.offset, b.offset})
 	if !ok || p.m == 0 || p.n == 0 {
+		return nil
+	}
+	if p.k == 0 {
+		// A sum of no products: zeros. The operands have no elements, so
+		// their batch strides must not be followed into their buffers.
+		fillValue(dst, 0)
 		return nil
 	}
 	switch a.DType() {

@@ -95,7 +95,7 @@ func reduceCheck(op ReduceOp, a *Array) error {
 	switch {
 	case (op == All || op == Any) && a.DType() != Bool:
 		return fmt.Errorf("ndarray: %v needs a bool array, not %v", op, a.DType())
-	case op != All && op != Any && !numeric(a.DType()):
+	case op != All && op != Any && !a.DType().IsNumeric():
 		return fmt.Errorf("ndarray: %v needs a numeric array, not %v", op, a.DType())
 	}
 	return nil
@@ -298,7 +298,7 @@ func argReduce(a *Array, axis int, keepDims, isMax bool) (*Array, error) {
 	if isMax {
 		name = "argmax"
 	}
-	if !numeric(a.DType()) {
+	if !a.DType().IsNumeric() {
 		return nil, fmt.Errorf("ndarray: %s needs a numeric array, not %v", name, a.DType())
 	}
 	if a.Rank() == 0 {

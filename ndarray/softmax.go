@@ -18,7 +18,7 @@ func softmax(a *Array, axis int, logForm bool) (*Array, error) {
 	if logForm {
 		name = "log_softmax"
 	}
-	if !a.DType().IsFloat() || !numeric(a.DType()) {
+	if !a.DType().IsFloat() || !a.DType().IsNumeric() {
 		return nil, fmt.Errorf("ndarray: %s needs a float32 or float64 array, not %v", name, a.DType())
 	}
 	if a.Rank() == 0 {

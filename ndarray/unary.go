@@ -71,7 +71,7 @@ func Unary(op UnaryOp, a *Array, param float64) (*Array, error) {
 }
 
 func unaryCheck(op UnaryOp, a *Array) error {
-	if !numeric(a.DType()) {
+	if !a.DType().IsNumeric() {
 		return fmt.Errorf("ndarray: %v needs a numeric array, not %v", op, a.DType())
 	}
 	if op.FloatOnly() && !a.DType().IsFloat() {

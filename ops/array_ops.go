@@ -234,20 +234,22 @@ func makeRange(dt ndarray.DType, start, limit, delta float64) (*ndarray.Array, e
 	if err != nil {
 		return nil, err
 	}
-	if dt.IsInt() {
-		// Exact in integers.
-		s, d := int64(start), int64(delta)
-		v := make([]int64, n)
-		for i := range v {
-			v[i] = s + int64(i)*d
-		}
-		out, err := ndarray.FromSlice(v, n)
-		if err != nil {
-			return nil, err
-		}
-		return ndarray.Cast(out, dt)
+	// Integers exactly, built once in the output dtype.
+	switch dt {
+	case ndarray.Int32:
+		return intRange[int32](int64(start), int64(delta), n)
+	case ndarray.Int64:
+		return intRange[int64](int64(start), int64(delta), n)
 	}
 	return ndarray.Arange(dt, start, delta, n)
+}
+
+func intRange[T int32 | int64](start, delta int64, n int) (*ndarray.Array, error) {
+	v := make([]T, n)
+	for i := range v {
+		v[i] = T(start + int64(i)*delta)
+	}
+	return ndarray.Wrap(v, n)
 }
 
 // maxInferredRange bounds the ranges whose values shape inference computes

@@ -1,6 +1,8 @@
 package ops_test
 
 import (
+	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -164,5 +166,21 @@ func TestReduceToShapeOf(t *testing.T) {
 	}
 	if _, err := ops.SumToShape(x, []int{4}); err == nil {
 		t.Error("[2 3] summed to [4]")
+	}
+}
+
+func TestPanicError(t *testing.T) {
+	var err error
+	func() {
+		defer func() { err = ops.Recovered(`op "h" (matmul)`, recover()) }()
+		var s []int
+		_ = s[3]
+	}()
+	var pe *ops.PanicError
+	var re runtime.Error
+	if !errors.As(err, &pe) || !errors.As(err, &re) || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), `op "h" (matmul) panicked: runtime error: index out of range`) ||
+		!strings.Contains(string(pe.Stack), "TestPanicError") {
+		t.Errorf("%v\n%s", err, pe.Stack)
 	}
 }

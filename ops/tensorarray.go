@@ -109,6 +109,10 @@ func indexList(op string, a *ndarray.Array, n int) ([]int, error) {
 	return idx, nil
 }
 
+// maxTensorArrayLen bounds how far a write may grow a tensor array: a
+// corrupted or hostile index must give an error, not a fatal allocation.
+const maxTensorArrayLen = 1 << 24
+
 // put stores v (a copy) at index i, growing the array when it may.
 func (ta *tensorArray) put(op string, i int, v *ndarray.Array) error {
 	if i < 0 {
@@ -123,6 +127,9 @@ func (ta *tensorArray) put(op string, i int, v *ndarray.Array) error {
 	if i >= len(ta.elems) {
 		if ta.fixed {
 			return fmt.Errorf("%s: index %d is beyond %v, which cannot grow", op, i, ta)
+		}
+		if i >= maxTensorArrayLen {
+			return fmt.Errorf("%s: index %d would grow %v past %d elements", op, i, ta, maxTensorArrayLen)
 		}
 		ta.elems = append(ta.elems, make([]*ndarray.Array, i+1-len(ta.elems))...)
 	}

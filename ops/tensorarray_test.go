@@ -144,6 +144,10 @@ func TestTensorArrayErrors(t *testing.T) {
 	fixedArr.write(0, x)
 	runErr(t, g, fixedArr.write(1, x).flow, "tensorarraywritev3", "index 1", "cannot grow")
 
+	// A growing array refuses an index that would need a huge allocation.
+	huge := newTA(g, 0, ndarray.Float64, true)
+	runErr(t, g, huge.write(0x7f000000, x).flow, "index 2130706432", "past 16777216 elements")
+
 	typed := newTA(g, 1, ndarray.Float64, true)
 	runErr(t, g, typed.write(0, g.Const("", i32([]int{2}, 1, 2))).flow, "int32", "float64")
 

@@ -2,6 +2,7 @@ package serialize
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
 )
 
 // FuzzDecode feeds arbitrary bytes to decode. It must never panic; whatever
@@ -123,7 +125,11 @@ func checkReadProperty(t *testing.T, data []byte) {
 	t.Helper()
 	g, err := Read(bytes.NewReader(data))
 	if err != nil {
-		if strings.Contains(err.Error(), "internal error") {
+		var pe *ops.PanicError
+		if strings.Contains(err.Error(), "internal error") || errors.As(err, &pe) {
+			if pe != nil {
+				t.Logf("%s", pe.Stack)
+			}
 			t.Fatalf("loader bug: %v", err)
 		}
 		return

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"sort"
 
 	"github.com/sdgo/sdgo/graph"
@@ -121,7 +120,7 @@ func Decode(buf []byte) (g *graph.Graph, err error) {
 	// sdgo, reported as an error rather than crashing the caller.
 	defer func() {
 		if p := recover(); p != nil {
-			g, err = nil, fmt.Errorf("serialize: internal error while building the graph: %v\n%s", p, debug.Stack())
+			g, err = nil, fmt.Errorf("serialize: %w", ops.Recovered("building the graph", p))
 		}
 	}()
 	return build(r)

@@ -13,6 +13,13 @@ import (
 )
 
 // Trainer trains one graph with one configuration.
+//
+// To keep a step free of parameter-sized allocations, Step updates each
+// trainable VARIABLE's array in place (the one exception to sdgo's
+// immutable values). An array obtained earlier from Variable.Value, or
+// from running the graph with the variable as an output, is that same
+// array and changes with training: copy it (ndarray.Copy) to keep a
+// snapshot, and do not run the graph on other goroutines during Step.
 type Trainer struct {
 	g        *graph.Graph
 	cfg      *Config
@@ -25,6 +32,11 @@ type Trainer struct {
 	outputs  []string
 	state    [][]*ndarray.Array // per param, per updater state key
 	feeds    map[string]*ndarray.Array
+	// scratch holds, per param, a private copy of its gradient for
+	// regularization that adds to the gradient (L2): the run's gradient
+	// outputs may share a buffer with each other (add's gradient passes one
+	// array to both operands) or with a feed.
+	scratch []*ndarray.Array
 }
 
 // History is what Fit returns: the loss of every step and the mean loss of
@@ -181,7 +193,11 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 	lr := t.cfg.Updater.LearningRate(it, ep)
 	for i, p := range t.params {
 		grad := out[t.grads[i].Name()]
-		if !grad.IsPacked() || grad.Offset() != 0 {
+		if t.changesGradients() {
+			if grad, err = t.privateGrad(i, grad); err != nil {
+				return 0, err
+			}
+		} else if !grad.IsPacked() || grad.Offset() != 0 {
 			grad = ndarray.Copy(grad)
 		}
 		param := p.Value()
@@ -204,6 +220,33 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 	}
 	t.cfg.IterationCount++
 	return loss, nil
+}
+
+// changesGradients reports whether a regularization adds to the gradient.
+func (t *Trainer) changesGradients() bool {
+	for _, r := range t.cfg.Regularization {
+		if r.changesGradient() {
+			return true
+		}
+	}
+	return false
+}
+
+// privateGrad copies parameter i's gradient into a buffer of the trainer's
+// own, kept between steps.
+func (t *Trainer) privateGrad(i int, grad *ndarray.Array) (*ndarray.Array, error) {
+	if t.scratch == nil {
+		t.scratch = make([]*ndarray.Array, len(t.params))
+	}
+	s := t.scratch[i]
+	if s == nil || s.DType() != grad.DType() || !ndarray.SameShape(s.Shape(), grad.Shape()) {
+		var err error
+		if s, err = ndarray.Zeros(grad.DType(), grad.Shape()...); err != nil {
+			return nil, err
+		}
+		t.scratch[i] = s
+	}
+	return s, ndarray.CopyInto(s, grad)
 }
 
 // Fit trains for a number of epochs over data and returns the loss history.

@@ -11,7 +11,9 @@ import (
 type Regularization interface {
 	// Name is the regularization's name in messages.
 	Name() string
-	// beforeUpdate changes the gradient; afterUpdate the parameter.
+	// beforeUpdate changes the gradient (in place, when changesGradient);
+	// afterUpdate the parameter.
+	changesGradient() bool
 	beforeUpdate(param, grad *ndarray.Array, it, ep int) error
 	afterUpdate(param *ndarray.Array, lr float64, it, ep int) error
 	check() error
@@ -45,6 +47,8 @@ func (r *L2) beforeUpdate(p, g *ndarray.Array, it, ep int) error {
 	})
 }
 
+func (r *L2) changesGradient() bool { return true }
+
 func (r *L2) afterUpdate(*ndarray.Array, float64, int, int) error { return nil }
 
 // WeightDecay shrinks the parameter after the update: p -= coeff·p, times
@@ -67,6 +71,8 @@ func (r *WeightDecay) check() error {
 	}
 	return nil
 }
+
+func (r *WeightDecay) changesGradient() bool { return false }
 
 func (r *WeightDecay) beforeUpdate(*ndarray.Array, *ndarray.Array, int, int) error { return nil }
 

@@ -314,3 +314,33 @@ func TestCallerArraysUntouched(t *testing.T) {
 		t.Errorf("init %v, trained %v", init, w.Value())
 	}
 }
+
+// L2 adds to each gradient; gradients that share a buffer (add's gradient
+// hands one array to both operands) or that are a feed must each get their
+// own term and leave the feed alone.
+func TestL2WithSharedGradients(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	a := g.Var("a", ndarray.Must(ndarray.FromSlice([]float64{1, 2})))
+	b := g.Var("b", ndarray.Must(ndarray.FromSlice([]float64{3, 4})))
+	c := g.Var("c", ndarray.Must(ndarray.FromSlice([]float64{5, 6})))
+	// loss = Σ (a+b)·x + Σ c·x: the gradients of a and b are both x, and
+	// c's is x too.
+	a.Add(b).Mul(x).Sum().Add(c.Mul(x).Sum()).Named("loss")
+	tr, err := train.New(g, &train.Config{Updater: train.NewSGD(1), Regularization: []train.Regularization{train.NewL2(1)},
+		Features: []string{"x"}, Losses: []string{"loss"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed := ndarray.Must(ndarray.FromSlice([]float64{1, 1}))
+	if _, err := tr.Step(&train.Batch{Features: []*ndarray.Array{feed}}); err != nil {
+		t.Fatal(err)
+	}
+	// p ← p - (x + p) = -x for every parameter.
+	checkW(t, a, -1, -1)
+	checkW(t, b, -1, -1)
+	checkW(t, c, -1, -1)
+	if got := feed.Float64s(); got[0] != 1 || got[1] != 1 {
+		t.Errorf("the feed changed to %v", got)
+	}
+}

@@ -79,7 +79,7 @@ func writeDef(name string, k writeKind, doc string) *ops.Def {
 				if !base.DType.Computable() {
 					return nil, fmt.Errorf("%s: sdgo cannot compute with dtype %v", name, base.DType)
 				}
-			} else if !numeric(base.DType) {
+			} else if !base.DType.IsNumeric() {
 				return nil, fmt.Errorf("%s needs a numeric base, not %v", name, base.DType)
 			}
 			if val.DType != base.DType {
@@ -99,14 +99,6 @@ func writeDef(name string, k writeKind, doc string) *ops.Def {
 		},
 		Grad: writeGrad(k),
 	}
-}
-
-func numeric(dt ndarray.DType) bool {
-	switch dt {
-	case ndarray.Float32, ndarray.Float64, ndarray.Int32, ndarray.Int64:
-		return true
-	}
-	return false
 }
 
 func runWrite(name string, k writeKind, c *ops.Ctx, in []*ndarray.Array) ([]*ndarray.Array, error) {
