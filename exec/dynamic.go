@@ -3,6 +3,7 @@ package exec
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
@@ -25,9 +26,13 @@ import (
 // visible everywhere, as are values of enclosing frames.
 //
 // An op runs once per frame iteration in which its inputs become available,
-// in the order its inputs arrive; values are kept until the run ends. An
-// output that lives inside a loop gives the value of the last iteration that
-// computed it, as SameDiff does.
+// in the order its inputs arrive. A value is dropped from its frame
+// iteration once every op reading it has run in that iteration (see
+// release), so a loop holds only the iterations still in use, not all of
+// them; values that a backward loop reads through loop_value stay, since
+// the op reading them runs in another frame. An output that lives inside a
+// loop gives the value of the last iteration that computed it, as SameDiff
+// does.
 
 // ErrNotTaken is wrapped by the error for an output that lies in a branch
 // of a conditional that was not taken: it has no value in this run.
@@ -55,19 +60,57 @@ type loopFrame struct {
 	fwdName string
 }
 
+// frameIter is one iteration of a frame. A frame keeps all its iterations
+// while the run lasts (a backward loop finds the forward iteration it
+// mirrors by number, and a late loop invariant wakes its readers in every
+// iteration), so what an iteration keeps once its values are dropped is
+// made small: vals and children are nil when empty, done is a bit set.
 type frameIter struct {
 	f        *loopFrame
 	iter     int
-	vals     map[int]value
-	children map[string]*loopFrame
-	done     map[int]bool // steps run in this iteration
+	vals     map[int]value         // nil when empty
+	children map[string]*loopFrame // nil until an enter runs here
+	done     stepSet               // steps run in this iteration
 }
 
 func (f *loopFrame) iteration(i int) *frameIter {
 	for len(f.iters) <= i {
-		f.iters = append(f.iters, &frameIter{f: f, iter: len(f.iters), vals: map[int]value{}, children: map[string]*loopFrame{}, done: map[int]bool{}})
+		f.iters = append(f.iters, &frameIter{f: f, iter: len(f.iters)})
 	}
 	return f.iters[i]
+}
+
+// stepSet is a set of step numbers: a bit set over the span of steps
+// added. The steps run in one frame iteration are those of one loop body,
+// usually close together in the plan.
+type stepSet struct {
+	base  int // the step of bit 0 of words[0], a multiple of 64
+	words []uint64
+}
+
+func (s *stepSet) has(k int) bool {
+	i := k - s.base
+	if i < 0 || i >= len(s.words)*64 {
+		return false
+	}
+	return s.words[i>>6]&(1<<(i&63)) != 0
+}
+
+func (s *stepSet) add(k int) {
+	if len(s.words) == 0 {
+		s.base = k &^ 63
+		s.words = make([]uint64, 1)
+	}
+	if k < s.base {
+		nb := k &^ 63
+		s.words = append(make([]uint64, (s.base-nb)/64, (s.base-nb)/64+len(s.words)), s.words...)
+		s.base = nb
+	}
+	i := k - s.base
+	for i>>6 >= len(s.words) {
+		s.words = append(s.words, 0)
+	}
+	s.words[i>>6] |= 1 << (i & 63)
 }
 
 // bodyRuns is how many times a forward frame ran its loop body: its last
@@ -118,17 +161,27 @@ type dynRun struct {
 	root  *frameIter
 	queue []task
 	max   int
-	// last holds, per slot, the value most recently computed inside a
-	// loop: what an output of a loop-internal variable gives, as in
-	// SameDiff (the value of the last iteration that computed it).
-	last map[int]value
+	// last holds, per requested output slot, the value most recently
+	// computed inside a loop: what an output of a loop-internal variable
+	// gives, as in SameDiff (the value of the last iteration that computed
+	// it). Only outputs are kept: another slot's last value would be held
+	// for nothing.
+	last  map[int]value
+	isOut []bool // slot -> requested output
+	// in and have are scratch for try, reused from task to task: most
+	// tasks find their step not ready yet.
+	in   []value
+	have []bool
 }
 
 func (ru *run) execDynamic() error {
-	d := &dynRun{ru: ru, max: ru.s.maxIterations(), last: map[int]value{}}
+	p := ru.p
+	d := &dynRun{ru: ru, max: ru.s.maxIterations(), last: map[int]value{}, isOut: make([]bool, len(p.vars))}
+	for _, sl := range p.outputs {
+		d.isOut[sl] = true
+	}
 	root := &loopFrame{}
 	d.root = root.iteration(0)
-	p := ru.p
 	for k, st := range p.steps {
 		leafOnly := true
 		for _, sl := range st.in {
@@ -144,8 +197,14 @@ func (ru *run) execDynamic() error {
 	for len(d.queue) > 0 {
 		t := d.queue[0]
 		d.queue = d.queue[1:]
+		if t.it.done.has(t.step) {
+			continue
+		}
 		if err := d.try(t); err != nil {
 			return err
+		}
+		if t.it.done.has(t.step) {
+			d.release(t)
 		}
 	}
 	for i, sl := range p.outputs {
@@ -184,11 +243,57 @@ func (d *dynRun) lookup(sl int, it *frameIter) (value, bool) {
 
 // put stores a value and schedules its readers in the same frame iteration.
 func (d *dynRun) put(sl int, it *frameIter, v value) {
-	it.vals[sl] = v
-	if it.f.parent != nil && !v.dead {
+	if it.f.parent != nil && !v.dead && d.isOut[sl] {
 		d.last[sl] = v
 	}
+	if d.unread(sl, it) {
+		// Every reader already ran in this iteration (a merge that fired
+		// before this input came) or there is none: nothing will look the
+		// value up.
+		return
+	}
+	if it.vals == nil {
+		it.vals = map[int]value{}
+	}
+	it.vals[sl] = v
 	d.wake(sl, it)
+}
+
+// release drops the values of iteration t.it that step t.step, which has
+// just run there, was the last reader of, so that a loop does not hold on
+// to every iteration's values until the run ends.
+func (d *dynRun) release(t task) {
+	for _, sl := range d.ru.p.steps[t.step].in {
+		if _, ok := t.it.vals[sl]; ok && d.unread(sl, t.it) {
+			delete(t.it.vals, sl)
+		}
+	}
+	if len(t.it.vals) == 0 {
+		t.it.vals = nil // a map keeps its storage when emptied
+	}
+}
+
+// unread reports whether slot sl's value in iteration it can no longer be
+// read: every step reading sl has run in it (a step runs at most once per
+// iteration), and it is not an output of the root frame, which the run
+// returns at the end.
+//
+// Readers running elsewhere keep the value, because their steps are never
+// marked done in it: ops of an inner loop that read it from an enclosing
+// frame without an enter (lookup walks up to it), and loop_value ops of a
+// backward loop, which read the forward iteration they mirror after the
+// forward loop has finished (they run in the backward frame). Such values
+// stay until the run ends.
+func (d *dynRun) unread(sl int, it *frameIter) bool {
+	if it.f.parent == nil && d.isOut[sl] {
+		return false
+	}
+	for _, k := range d.ru.p.consumers[sl] {
+		if !it.done.has(k) {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *dynRun) wake(sl int, it *frameIter) {
@@ -217,11 +322,14 @@ func (d *dynRun) newIteration(f *loopFrame, i int) (*frameIter, error) {
 func (d *dynRun) try(t task) error {
 	p := d.ru.p
 	st := &p.steps[t.step]
-	if t.it.done[t.step] {
+	if t.it.done.has(t.step) {
 		return nil
 	}
-	in := make([]value, len(st.in))
-	have := make([]bool, len(st.in))
+	// The scratch slices are safe to reuse: nothing below keeps them (the
+	// values are copied out) and try does not run again before it returns.
+	n := len(st.in)
+	d.in, d.have = slices.Grow(d.in[:0], n)[:n], slices.Grow(d.have[:0], n)[:n]
+	in, have := d.in, d.have
 	for i, sl := range st.in {
 		in[i], have[i] = d.lookup(sl, t.it)
 	}
@@ -240,7 +348,7 @@ func (d *dynRun) try(t task) error {
 		}
 		dead = dead || in[i].dead
 	}
-	t.it.done[t.step] = true
+	t.it.done.add(t.step)
 	if st.def.Flags&ops.ControlFlow != 0 {
 		return d.control(t, st, in, dead)
 	}
@@ -282,7 +390,7 @@ func (d *dynRun) merge(t task, st *step, in []value, have []bool) error {
 			continue
 		}
 		if have[i] && !in[i].dead {
-			t.it.done[t.step] = true
+			t.it.done.add(t.step)
 			if err := d.event(t, st, arraysOf(in, have), []*ndarray.Array{in[i].a}); err != nil {
 				return err
 			}
@@ -292,7 +400,7 @@ func (d *dynRun) merge(t task, st *step, in []value, have []bool) error {
 		all = all && have[i]
 	}
 	if all {
-		t.it.done[t.step] = true
+		t.it.done.add(t.step)
 		d.put(st.out[0], t.it, value{dead: true})
 	}
 	return nil
@@ -314,6 +422,9 @@ func (d *dynRun) control(t task, st *step, in []value, dead bool) error {
 				if fw := it.forward(); fw != nil {
 					child.fwd = fw.children[child.fwdName]
 				}
+			}
+			if it.children == nil {
+				it.children = map[string]*loopFrame{}
 			}
 			it.children[name] = child
 		}
@@ -454,7 +565,7 @@ func (d *dynRun) mergeAdd(t task, st *step, in []value, have []bool) error {
 			alive = append(alive, in[i].a)
 		}
 	}
-	t.it.done[t.step] = true
+	t.it.done.add(t.step)
 	if len(alive) == 0 {
 		d.put(st.out[0], t.it, value{dead: true})
 		return nil
@@ -478,7 +589,7 @@ func (d *dynRun) loopValue(t task, st *step) error {
 	if !ok {
 		return nil
 	}
-	t.it.done[t.step] = true
+	t.it.done.add(t.step)
 	if anchor.dead {
 		d.put(st.out[0], t.it, value{dead: true})
 		return nil

@@ -46,15 +46,11 @@ func (s *Session) CalculateGradients(feeds map[string]*ndarray.Array, names ...s
 // alone. The caller must not use the arrays afterwards. Training calls it on
 // each step's gradients.
 func (s *Session) Recycle(arrays ...*ndarray.Array) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, a := range arrays {
 		if a == nil {
 			continue
 		}
-		b := a.Buffer()
-		if _, ok := s.handed[b]; ok {
-			delete(s.handed, b)
+		if b := a.Buffer(); s.handed.take(b) {
 			s.pool.put(b)
 		}
 	}

@@ -76,7 +76,7 @@ func (p *pool) put(b *ndarray.Buffer) {
 	p.bytes += sz
 }
 
-// Pooled returns the number of bytes the pool keeps.
+// pooled returns the number of bytes the pool keeps (Session.Pooled).
 func (p *pool) pooled() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()

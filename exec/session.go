@@ -3,10 +3,11 @@ package exec
 import (
 	"errors"
 	"fmt"
-	"runtime/debug"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
@@ -76,8 +77,58 @@ type Session struct {
 	// when 0); a loop that runs longer fails.
 	MaxIterations int
 	// handed holds the buffers of outputs of Recyclable requests that the
-	// runs allocated, until they come back through Recycle.
-	handed map[*ndarray.Buffer]struct{}
+	// runs allocated, until they come back through Recycle. It holds them
+	// weakly: a caller that drops its outputs (or an error path that never
+	// recycles them) must not leave them alive here for the session's
+	// lifetime. A cleanup attached to each buffer removes its entry when the
+	// buffer dies; Recycle stops that cleanup, so that a buffer going round
+	// pool -> output -> Recycle does not pile up cleanups.
+	handed *handedSet
+}
+
+// handedSet is the session's weak set of handed-out buffers. It is apart
+// from the Session so that the cleanups, which reference it, do not keep
+// the session itself alive.
+type handedSet struct {
+	mu sync.Mutex
+	m  map[weak.Pointer[ndarray.Buffer]]runtime.Cleanup
+}
+
+// add records b, unless it is recorded already.
+func (h *handedSet) add(b *ndarray.Buffer) {
+	wp := weak.Make(b)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.m[wp]; ok {
+		return
+	}
+	h.m[wp] = runtime.AddCleanup(b, h.forget, wp)
+}
+
+// forget runs when a handed buffer died without coming back.
+func (h *handedSet) forget(wp weak.Pointer[ndarray.Buffer]) {
+	h.mu.Lock()
+	delete(h.m, wp)
+	h.mu.Unlock()
+}
+
+// take removes b and reports whether it was there.
+func (h *handedSet) take(b *ndarray.Buffer) bool {
+	wp := weak.Make(b)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c, ok := h.m[wp]
+	if ok {
+		c.Stop()
+		delete(h.m, wp)
+	}
+	return ok
+}
+
+func (h *handedSet) len() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.m)
 }
 
 // DefaultPoolBytes bounds the bytes of released buffers a session keeps.
@@ -85,7 +136,8 @@ const DefaultPoolBytes = 1 << 30
 
 // New returns a session for g.
 func New(g *graph.Graph) *Session {
-	return &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes), handed: map[*ndarray.Buffer]struct{}{}}
+	return &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes),
+		handed: &handedSet{m: map[weak.Pointer[ndarray.Buffer]]runtime.Cleanup{}}}
 }
 
 // Graph returns the session's graph.
@@ -141,15 +193,13 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 		out[p.names[i]] = ru.vals[sl]
 	}
 	if r.Recyclable {
-		s.mu.Lock()
 		for _, a := range out {
 			// Only a buffer the run allocated and that no other output
 			// shares can be given back.
 			if st, ok := ru.bufs[a.Buffer()]; ok && st.owned && st.refs == 1 {
-				s.handed[a.Buffer()] = struct{}{}
+				s.handed.add(a.Buffer())
 			}
 		}
-		s.mu.Unlock()
 	}
 	return out, nil
 }
@@ -264,7 +314,7 @@ func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
 		if a == nil {
 			return fmt.Errorf("exec: variable %q (%v) has no value", v.Name(), v.Type())
 		}
-		ru.set(sl, a, v.Type() == graph.PLACEHOLDER && slices.Contains(donate, v.Name()))
+		ru.set(sl, a, v.Type() == graph.PLACEHOLDER && slices.Contains(donate, v.Name()) && coversBuffer(a))
 	}
 	for _, n := range donate {
 		if _, ok := feeds[n]; !ok {
@@ -272,6 +322,15 @@ func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
 		}
 	}
 	return nil
+}
+
+// coversBuffer reports whether a spans its whole buffer, packed from offset
+// 0. Only such a donated array makes its buffer the run's: a view donates the
+// elements it covers, not the rest of its buffer, which the caller may still
+// use, so the run must neither recycle that buffer when it releases the view
+// nor write into it (it is treated as not donated).
+func coversBuffer(a *ndarray.Array) bool {
+	return a.Offset() == 0 && a.IsPacked() && a.Size() == a.Buffer().Len()
 }
 
 func checkFeed(v *graph.Variable, a *ndarray.Array) error {
@@ -295,13 +354,22 @@ func checkFeed(v *graph.Variable, a *ndarray.Array) error {
 	return nil
 }
 
-// set stores a in slot sl and counts the slot's hold on a's buffer.
+// set stores a in slot sl and counts the slot's hold on a's buffer. fresh
+// says whether a's buffer is the run's: allocated by an op, or donated.
 func (ru *run) set(sl int, a *ndarray.Array, fresh bool) {
 	ru.vals[sl] = a
 	b := a.Buffer()
 	st, ok := ru.bufs[b]
 	if !ok {
 		st = bufState{owned: fresh}
+	} else if !fresh {
+		// The buffer is also held by something the run does not own (a
+		// feed that was not donated, a variable, a constant, sharing a
+		// donated feed's buffer): whichever leaf was loaded first, the
+		// buffer is not the run's to recycle or overwrite. Ops outputs
+		// (fresh) on a buffer seen before are views of it and change
+		// nothing.
+		st.owned = false
 	}
 	st.refs++
 	ru.bufs[b] = st
@@ -437,7 +505,7 @@ func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*n
 func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("exec: op %s panicked: %v\n%s", describe(st, ins), r, debug.Stack())
+			err = fmt.Errorf("exec: %w", ops.Recovered("op "+describe(st, ins), r))
 		}
 	}()
 	outs, err = st.def.Run(ctx, ins, st.op.Args())

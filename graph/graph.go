@@ -58,7 +58,7 @@ type Graph struct {
 	frames  map[string]bool // loop frame names in use
 	losses  []string
 	err     error
-	version uint64
+	version uint64 // structural version: see Version
 	// Meta holds whatever packages above graph attach to it (the training
 	// configuration, updater state), keyed by package.
 	meta map[string]any
@@ -76,8 +76,11 @@ func (g *Graph) Err() error {
 	return g.err
 }
 
-// Version changes whenever the graph's structure or a variable's value
-// changes; executors use it to know when cached plans are stale.
+// Version changes whenever the graph's structure changes (variables or ops
+// added, back edges, renames, losses) or a CONSTANT's value is set, since
+// shape inference reads constants; executors use it to know when cached
+// plans are stale. Setting a VARIABLE's value or metadata (SetMeta) does not
+// change it: runs read variable values when they start.
 func (g *Graph) Version() uint64 {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
@@ -291,7 +294,7 @@ func (g *Graph) SetMeta(key string, v any) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.meta[key] = v
-	g.version++
+	// Metadata is not structure: executors' plans do not depend on it.
 }
 
 // GetMeta returns the value attached under key.

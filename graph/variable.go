@@ -93,7 +93,15 @@ func (v *Variable) SetValue(a *ndarray.Array) error {
 	v.g.mu.Lock()
 	defer v.g.mu.Unlock()
 	v.value = a
-	v.g.version++
+	// Executors read a VARIABLE's value when a run loads its inputs, and
+	// the dtype and shape cannot change here, so its plans stay valid: a
+	// training loop setting values every step must not make them rebuild
+	// their plans. A CONSTANT's value, though, is what shape inference
+	// reads (reshape and fill shapes, view indices, folded values), so
+	// changing it still counts as a change of structure.
+	if v.kind == CONSTANT {
+		v.g.version++
+	}
 	return nil
 }
 

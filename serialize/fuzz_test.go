@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
@@ -100,7 +101,21 @@ func FuzzRead(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(newerSchemaBuffer())
-	f.Fuzz(func(t *testing.T, data []byte) { checkReadProperty(t, data) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// No input may make loading (or the round trip) run for long: the
+		// fuzzer has no per-input time limit, so a slow input would only
+		// show as a stall.
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			checkReadProperty(t, data)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("Read and its round trip took over 20 s on a %d-byte input", len(data))
+		}
+	})
 }
 
 // fuzzSeedGraphs are graphs built in Go: the MLP, and one holding every

@@ -1,0 +1,22 @@
+package exec
+
+import "strings"
+
+// Test hooks.
+
+// HandedCount returns how many buffers of Recyclable outputs the session
+// is tracking.
+func HandedCount(s *Session) int {
+	return s.handed.len()
+}
+
+// CachedPlan returns the plan cached for these output names (nil if none),
+// as an opaque value to compare.
+func CachedPlan(s *Session, names ...string) any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.plans[strings.Join(names, "\x00")]; p != nil {
+		return p
+	}
+	return nil
+}

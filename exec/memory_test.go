@@ -1,0 +1,288 @@
+package exec_test
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops/createview"
+)
+
+// heapAlloc returns the live heap after a full collection.
+func heapAlloc() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// Outputs of Recyclable requests that the caller drops (never handing them
+// back with Recycle) must not be kept alive by the session: it once kept
+// every one of them in its handed set, forever.
+func TestDroppedRecyclableOutputsAreNotRetained(t *testing.T) {
+	const n = 10000 // 80 KB of float64
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, n)
+	y := x.MulScalar(2).Named("y")
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Zeros(ndarray.Float64, n))}
+	run := func() *ndarray.Array {
+		out, err := s.Exec(exec.Request{Feeds: feeds, Outputs: []string{y.Name()}, Recyclable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out[y.Name()]
+	}
+	run()
+	before := heapAlloc()
+	const runs = 500
+	for i := 0; i < runs; i++ {
+		run() // dropped
+	}
+	// Cleanups run after the collection that finds the buffers dead.
+	deadline := time.Now().Add(5 * time.Second)
+	for exec.HandedCount(s) > 1 && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	after := heapAlloc()
+	growth := int64(after) - int64(before)
+	t.Logf("%d dropped Recyclable runs of an 80 KB output: heap %d -> %d bytes (%+d), handed set %d", runs, before, after, growth, exec.HandedCount(s))
+	if h := exec.HandedCount(s); h > 1 {
+		t.Errorf("the session tracks %d handed buffers after %d dropped runs", h, runs)
+	}
+	if growth > 8<<20 {
+		t.Errorf("heap grew by %d bytes over %d dropped runs", growth, runs)
+	}
+
+	// Outputs handed back still go to the pool, once.
+	a := run()
+	pooled := s.Pooled()
+	s.Recycle(a)
+	if got, want := s.Pooled()-pooled, n*8; got != want {
+		t.Errorf("Recycle pooled %d more bytes, want %d", got, want)
+	}
+	s.Recycle(a) // a second time: ignored
+	if got, want := s.Pooled()-pooled, n*8; got != want {
+		t.Errorf("a second Recycle of the same output pooled %d bytes in all, want %d", got, want)
+	}
+	if h := exec.HandedCount(s); h > 1 {
+		t.Errorf("handed set %d after recycling", h)
+	}
+}
+
+// Donating a view hands over only the elements the view covers: the rest
+// of its buffer is still the caller's, so the run must neither recycle the
+// buffer nor write into it.
+func TestDonatedViewIsNotRecycled(t *testing.T) {
+	g := graph.New()
+	state := g.Placeholder("state", ndarray.Float64, 4, 3)
+	next := state.MulScalar(2).Named("next") // releases state after reading it
+	big := g.Placeholder("big", ndarray.Float64, 2, 4, 3)
+	bigOut := big.MulScalar(3).Named("bigOut") // 24 elements, like state's buffer
+	one := g.Scalar(ndarray.Float64, 1)
+	written := state.View(createview.Point(-1)).AddAssign(one).Named("written")
+
+	base := ndarray.Must(ndarray.Arange(ndarray.Float64, 0, 1, 24))
+	keep := ndarray.Copy(base)
+	view := ndarray.Must(ndarray.NewView(base.Buffer(), ndarray.Layout{Shape: []int{4, 3}, Strides: []int{3, 1}, Offset: 12}))
+
+	s := exec.New(g)
+	out, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"state": view}, Outputs: []string{next.Name()}, Donate: []string{"state"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out[next.Name()].Float(0, 0); got != 24 {
+		t.Errorf("next[0,0] = %v, want 24", got)
+	}
+	if p := s.Pooled(); p != 0 {
+		t.Errorf("the donated view's buffer went to the pool (%d bytes pooled)", p)
+	}
+	// A later run allocating 24 elements must not land on base's buffer.
+	if _, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"big": ndarray.Must(ndarray.Full(ndarray.Float64, 5, 2, 4, 3))}, Outputs: []string{bigOut.Name()}}); err != nil {
+		t.Fatal(err)
+	}
+	if !ndarray.Equal(base, keep) {
+		t.Errorf("a later run overwrote the buffer of a donated view: %v", base)
+	}
+	// A write through a view of the donated view copies rather than writing
+	// into the caller's buffer.
+	res, err := exec.New(g).Exec(exec.Request{Feeds: map[string]*ndarray.Array{"state": view}, Outputs: []string{written.Name()}, Donate: []string{"state"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[written.Name()].SameBuffer(base) {
+		t.Error("a write into a donated view ran in place")
+	}
+	if !ndarray.Equal(base, keep) {
+		t.Errorf("a write into a donated view changed the caller's buffer: %v", base)
+	}
+
+	// Donating an array that covers its whole buffer still recycles it.
+	s = exec.New(g)
+	whole := ndarray.Must(ndarray.Zeros(ndarray.Float64, 4, 3))
+	if _, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"state": whole}, Outputs: []string{next.Name()}, Donate: []string{"state"}}); err != nil {
+		t.Fatal(err)
+	}
+	if p := s.Pooled(); p != 12*8 {
+		t.Errorf("a donated whole array was not recycled: %d bytes pooled", p)
+	}
+}
+
+// SetValue on a VARIABLE (same dtype and shape) keeps the cached plan, and
+// the next run reads the new value; SetMeta keeps it too. SetValue on a
+// CONSTANT, whose value shape inference may have read, drops it.
+func TestSetValueKeepsPlans(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	w := g.Var("w", f64s(1, 2))
+	c := g.Const("c", f64s(10, 20))
+	y := x.Mul(w).Add(c).Named("y")
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{"x": f64s(1, 1)}
+	res, err := s.Output(feeds, y.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertVals(t, res[y.Name()], 11, 22)
+	p := exec.CachedPlan(s, y.Name())
+	if p == nil {
+		t.Fatal("no plan cached")
+	}
+	if err := w.SetValue(f64s(3, 4)); err != nil {
+		t.Fatal(err)
+	}
+	g.SetMeta("something", 1)
+	res, err = s.Output(feeds, y.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertVals(t, res[y.Name()], 13, 24)
+	if exec.CachedPlan(s, y.Name()) != p {
+		t.Error("SetValue on a variable or SetMeta rebuilt the plan")
+	}
+	if err := c.SetValue(f64s(100, 200)); err != nil {
+		t.Fatal(err)
+	}
+	res, err = s.Output(feeds, y.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertVals(t, res[y.Name()], 103, 204)
+	if exec.CachedPlan(s, y.Name()) == p {
+		t.Error("SetValue on a constant kept the plan")
+	}
+}
+
+// heapProbe samples the live heap at two iterations of a loop, from inside
+// the run.
+type heapProbe struct {
+	op          string
+	first, last int
+	at          map[int]uint64
+}
+
+func (h *heapProbe) PreOp(*exec.OpEvent) error { return nil }
+func (h *heapProbe) PostOp(ev *exec.OpEvent) error {
+	if ev.Op.OpName() == h.op && ev.Frame != "" && (ev.Iteration == h.first || ev.Iteration == h.last) {
+		h.at[ev.Iteration] = heapAlloc()
+	}
+	return nil
+}
+
+// loopState builds while (i < n) { i++; s = s*0.5 + x } over a state of
+// size elements.
+func loopState(t testing.TB, size int) *graph.Graph {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	x := g.Placeholder("x", ndarray.Float64, size)
+	out, err := g.While([]*graph.Variable{g.Scalar(ndarray.Float64, 0), g.ZerosLike(x)},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Lt(n) },
+		func(v []*graph.Variable) []*graph.Variable {
+			return []*graph.Variable{v[0].AddScalar(1), v[1].MulScalar(0.5).Add(x)}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[1].Named("s")
+	return g
+}
+
+// A loop must not keep the values of iterations that nothing can read any
+// more: a loop over a large state ran out of memory long before its
+// iteration bound.
+func TestLoopDropsOldIterations(t *testing.T) {
+	const size, iters = 10000, 400 // 80 KB of state
+	g := loopState(t, size)
+	probe := &heapProbe{op: "add", first: 10, last: iters - 1, at: map[int]uint64{}}
+	res, err := exec.New(g).Exec(exec.Request{
+		Feeds:     map[string]*ndarray.Array{"n": scalar(iters), "x": ndarray.Must(ndarray.Full(ndarray.Float64, 1, size))},
+		Outputs:   []string{"s"},
+		Listeners: []exec.Listener{probe},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res["s"].Float(0); got < 1.99 || got > 2 {
+		t.Errorf("s[0] = %v, want about 2", got)
+	}
+	growth := int64(probe.at[probe.last]) - int64(probe.at[probe.first])
+	t.Logf("heap at iteration %d: %d bytes, at iteration %d: %d bytes (%+d)", probe.first, probe.at[probe.first], probe.last, probe.at[probe.last], growth)
+	if growth > 8<<20 {
+		t.Errorf("the heap grew by %d bytes over %d iterations of an 80 KB loop state", growth, probe.last-probe.first)
+	}
+}
+
+// BenchmarkDroppedRecyclableHeap reports the live heap after 2000
+// Recyclable runs of an 80 KB output whose outputs are dropped:
+//
+//	go test ./exec/ -run '^$' -bench DroppedRecyclableHeap -benchtime 1x
+func BenchmarkDroppedRecyclableHeap(b *testing.B) {
+	const n, runs = 10000, 2000
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, n)
+	y := x.MulScalar(2).Named("y")
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Zeros(ndarray.Float64, n))}
+	for i := 0; i < b.N; i++ {
+		s := exec.New(g)
+		before := heapAlloc()
+		for r := 0; r < runs; r++ {
+			if _, err := s.Exec(exec.Request{Feeds: feeds, Outputs: []string{y.Name()}, Recyclable: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		after := heapAlloc()
+		b.ReportMetric(float64(before), "heap-before-B")
+		b.ReportMetric(float64(after), "heap-after-B")
+		b.ReportMetric(float64(exec.HandedCount(s)), "handed")
+	}
+}
+
+// BenchmarkRunawayLoopHeap reports how much the live heap grows while a
+// loop over an 80 KB state runs into MaxIterations = 2000 (measured inside
+// the run, at iterations 10 and 2000):
+//
+//	go test ./exec/ -run '^$' -bench RunawayLoopHeap -benchtime 1x
+func BenchmarkRunawayLoopHeap(b *testing.B) {
+	const size, max = 10000, 2000
+	g := loopState(b, size)
+	for i := 0; i < b.N; i++ {
+		s := exec.New(g)
+		s.MaxIterations = max
+		probe := &heapProbe{op: "add", first: 10, last: max, at: map[int]uint64{}}
+		_, err := s.Exec(exec.Request{
+			Feeds:     map[string]*ndarray.Array{"n": scalar(1e9), "x": ndarray.Must(ndarray.Full(ndarray.Float64, 1, size))},
+			Outputs:   []string{"s"},
+			Listeners: []exec.Listener{probe},
+		})
+		if err == nil {
+			b.Fatal("the runaway loop did not fail")
+		}
+		b.ReportMetric(float64(probe.at[probe.first]), "heap-iter10-B")
+		b.ReportMetric(float64(probe.at[probe.last]), "heap-iter2000-B")
+	}
+}
