@@ -95,7 +95,7 @@ func run() error {
 	if err := gradientCheck(g, features, labels); err != nil {
 		return err
 	}
-	if err := saveAndReload(g, data, after); err != nil {
+	if err := saveAndReload(g, features, data, after); err != nil {
 		return err
 	}
 	if err := views(); err != nil {
@@ -123,8 +123,8 @@ func gradientCheck(g *graph.Graph, features, labels *ndarray.Array) error {
 
 // saveAndReload saves the trained graph (with its training configuration
 // and Adam's state) as a SameDiff file, loads it back, checks that it
-// classifies exactly as before, and resumes training from the file.
-func saveAndReload(g *graph.Graph, data *train.ArrayIterator, before *train.Evaluation) error {
+// computes exactly the same logits, and resumes training from the file.
+func saveAndReload(g *graph.Graph, features *ndarray.Array, data *train.ArrayIterator, before *train.Evaluation) error {
 	dir, err := os.MkdirTemp("", "sdgo-demo-")
 	if err != nil {
 		return err
@@ -155,6 +155,20 @@ func saveAndReload(g *graph.Graph, data *train.ArrayIterator, before *train.Eval
 	if ev.Correct != before.Correct {
 		return fmt.Errorf("the reloaded graph classifies %d points right, the trained one %d", ev.Correct, before.Correct)
 	}
+	// The same logits, bit for bit, for every point.
+	feeds := map[string]*ndarray.Array{cfg.Features[0]: features}
+	a, err := exec.Output(g, feeds, "logits")
+	if err != nil {
+		return err
+	}
+	b, err := exec.Output(g2, feeds, "logits")
+	if err != nil {
+		return err
+	}
+	if !ndarray.Equal(a["logits"], b["logits"]) {
+		return fmt.Errorf("the reloaded graph computes other logits")
+	}
+	fmt.Printf("the logits of all %d points are identical, bit for bit, before and after the round trip\n", a["logits"].Shape()[0])
 	tr, err := train.New(g2, cfg)
 	if err != nil {
 		return err
