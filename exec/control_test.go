@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -300,7 +301,7 @@ func TestViewWriteInIf(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%d listeners: %v", len(ls), err)
 		}
-		if got := res["out"].Float64s(); !equalFloats(got, want) {
+		if got := res["out"].Float64s(); !slices.Equal(got, want) {
 			t.Errorf("%d listeners: out = %v, want %v", len(ls), got, want)
 		}
 	}
@@ -329,19 +330,7 @@ func TestViewWriteOfDonatedFeedInLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	// acc[0] = (1+0) + (1+1) + (1+2); the other elements are 3x.
-	if got, want := out["acc"].Float64s(), []float64{6, 6, 9}; !equalFloats(got, want) {
+	if got, want := out["acc"].Float64s(), []float64{6, 6, 9}; !slices.Equal(got, want) {
 		t.Errorf("acc = %v, want %v", got, want)
 	}
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package ndarray
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -463,7 +464,7 @@ func formatElem(sb *strings.Builder, dt DType, v float64) {
 // Equal reports whether a and b have the same dtype, shape and elements
 // (NaN equals NaN here, so that arrays holding NaN can be compared in tests).
 func Equal(a, b *Array) bool {
-	if a.DType() != b.DType() || !sameShape(a.shape, b.shape) {
+	if a.DType() != b.DType() || !slices.Equal(a.shape, b.shape) {
 		return false
 	}
 	if !a.DType().Computable() {
@@ -482,7 +483,7 @@ func Equal(a, b *Array) bool {
 // elements satisfies |x-y| <= atol + rtol*|y| (NaN matches NaN). Dtypes may
 // differ.
 func AllClose(a, b *Array, rtol, atol float64) bool {
-	if !sameShape(a.shape, b.shape) {
+	if !slices.Equal(a.shape, b.shape) {
 		return false
 	}
 	x, y := a.Float64s(), b.Float64s()
@@ -503,17 +504,5 @@ func AllClose(a, b *Array, rtol, atol float64) bool {
 	return true
 }
 
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // SameShape reports whether two shapes are equal.
-func SameShape(a, b []int) bool { return sameShape(a, b) }
+func SameShape(a, b []int) bool { return slices.Equal(a, b) }

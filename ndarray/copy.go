@@ -11,13 +11,9 @@ func CopyInto(dst, src *Array) error {
 	if !CanBroadcastTo(src.shape, dst.shape) {
 		return fmt.Errorf("ndarray: copy of shape %v into shape %v", src.shape, dst.shape)
 	}
-	if !dst.DType().Computable() {
-		if !dst.IsPacked() || !src.IsPacked() || !sameShape(dst.shape, src.shape) || dst.DType().Size() == 0 {
-			return fmt.Errorf("ndarray: cannot copy %v arrays with these layouts", dst.DType())
-		}
-		sz := dst.DType().Size()
-		copy(dst.buf.bytes[dst.offset*sz:(dst.offset+dst.Size())*sz], src.buf.bytes[src.offset*sz:])
-		return nil
+	sz := dst.DType().Size()
+	if sz == 0 {
+		return fmt.Errorf("ndarray: cannot copy elementwise between %v arrays (no fixed element size)", dst.DType())
 	}
 	nn, ok := newNest(dst.shape, 2, [3][]int{dst.strides, broadcastStrides(src, dst.shape)}, [3]int{dst.offset, src.offset})
 	if !ok {
@@ -34,8 +30,24 @@ func CopyInto(dst, src *Array) error {
 		copyRuns(Raw[int64](dst), Raw[int64](src), &nn)
 	case Bool:
 		copyRuns(Raw[bool](dst), Raw[bool](src), &nn)
+	default:
+		// Dtypes sdgo stores but does not compute with: element bytes.
+		copyBytes(dst.buf.bytes, src.buf.bytes, sz, &nn)
 	}
 	return nil
+}
+
+func copyBytes(d, s []byte, sz int, nn *nest) {
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		if inc[0] == 1 && inc[1] == 1 {
+			copy(d[off[0]*sz:(off[0]+n)*sz], s[off[1]*sz:(off[1]+n)*sz])
+			return
+		}
+		for i := 0; i < n; i++ {
+			p, q := (off[0]+i*inc[0])*sz, (off[1]+i*inc[1])*sz
+			copy(d[p:p+sz], s[q:q+sz])
+		}
+	})
 }
 
 func copyRuns[T Elem](d, s []T, nn *nest) {
@@ -57,14 +69,15 @@ func copyRuns[T Elem](d, s []T, nn *nest) {
 	})
 }
 
-// Copy returns a packed copy of a with its own buffer.
+// Copy returns a packed copy of a with its own buffer. A string array (no
+// fixed element size) is copied whole, buffer and layout as they are.
 func Copy(a *Array) *Array {
-	out := alloc(a.DType(), a.shape)
-	if !a.DType().Computable() {
-		out = &Array{buf: &Buffer{bytes: append([]byte(nil), a.buf.bytes...), dtype: a.buf.dtype, n: a.buf.n},
+	sz := a.DType().Size()
+	if sz == 0 {
+		return &Array{buf: &Buffer{bytes: append([]byte(nil), a.buf.bytes...), dtype: a.buf.dtype, n: a.buf.n},
 			shape: append([]int(nil), a.shape...), strides: append([]int(nil), a.strides...), offset: a.offset}
-		return out
 	}
+	out := alloc(a.DType(), a.shape)
 	if err := CopyInto(out, a); err != nil {
 		panic(err) // same dtype and shape by construction
 	}

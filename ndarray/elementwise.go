@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sdgo/sdgo/kernels"
 )
@@ -313,7 +314,7 @@ func BinaryInto(op BinaryOp, dst, a, b *Array) error {
 	if err != nil {
 		return err
 	}
-	if dst.DType() != a.DType() || !sameShape(dst.shape, shape) {
+	if dst.DType() != a.DType() || !slices.Equal(dst.shape, shape) {
 		return fmt.Errorf("ndarray: %v into a %v%v array, want %v%v", op, dst.DType(), dst.shape, a.DType(), shape)
 	}
 	switch a.DType() {

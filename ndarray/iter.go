@@ -108,8 +108,16 @@ func (n *nest) each(f func(off [3]int, cnt int, inc [3]int)) {
 
 // eachRun1 calls f for each contiguous run of a: the run's offset in the
 // buffer, its length and its stride.
-func eachRun1(a *Array, f func(o, n, inc int)) {
-	nn, ok := newNest(a.shape, 1, [3][]int{a.strides}, [3]int{a.offset})
+func eachRun1(a *Array, f func(o, n, inc int)) { eachRun(a.shape, a.strides, a.offset, f) }
+
+// EachRun calls f for the runs of the layout's elements in C order: the
+// buffer position of a run's first element, its length and its step. Axes
+// are merged where the layout steps through them evenly, so a packed layout
+// is one run. An empty layout has none.
+func (l Layout) EachRun(f func(pos, n, inc int)) { eachRun(l.Shape, l.Strides, l.Offset, f) }
+
+func eachRun(shape, strides []int, offset int, f func(pos, n, inc int)) {
+	nn, ok := newNest(shape, 1, [3][]int{strides}, [3]int{offset})
 	if !ok {
 		return
 	}

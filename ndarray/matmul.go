@@ -2,6 +2,7 @@ package ndarray
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sdgo/sdgo/kernels"
 )
@@ -121,7 +122,7 @@ func MatMulInto(dst, a, b *Array, transA, transB bool) error {
 	if err != nil {
 		return fmt.Errorf("ndarray: %w", err)
 	}
-	if !sameShape(dst.shape, p.out) {
+	if !slices.Equal(dst.shape, p.out) {
 		return fmt.Errorf("ndarray: matmul result %v into a %v array", p.out, dst.shape)
 	}
 	return matmulInto(p, dst, a, b)

@@ -3,6 +3,7 @@ package ndarray
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/sdgo/sdgo/kernels"
@@ -111,7 +112,7 @@ func ReduceInto(op ReduceOp, dst, a *Array, axes []int) error {
 	if err := reduceCheck(op, a); err != nil {
 		return err
 	}
-	if dst.DType() != a.DType() || (!sameShape(dst.shape, ReducedShape(a.shape, ax, true)) && !sameShape(dst.shape, ReducedShape(a.shape, ax, false))) {
+	if dst.DType() != a.DType() || (!slices.Equal(dst.shape, ReducedShape(a.shape, ax, true)) && !slices.Equal(dst.shape, ReducedShape(a.shape, ax, false))) {
 		return fmt.Errorf("ndarray: %v of %v%v over axes %v into a %v%v array", op, a.DType(), a.shape, ax, dst.DType(), dst.shape)
 	}
 	return reduceInto(op, dst, a, ax)

@@ -1,6 +1,9 @@
 package ndarray
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Permute returns a packed copy of a with its axes reordered: axis i of the
 // result is axis perm[i] of a. With no perm, the axes are reversed.
@@ -198,7 +201,7 @@ func Stack(axis int, arrays ...*Array) (*Array, error) {
 	}
 	parts := make([]*Array, len(arrays))
 	for i, a := range arrays {
-		if !sameShape(a.shape, arrays[0].shape) {
+		if !slices.Equal(a.shape, arrays[0].shape) {
 			return nil, fmt.Errorf("ndarray: stack: shape %v of input %d differs from %v", a.shape, i, arrays[0].shape)
 		}
 		parts[i] = expandView(a, ax)

@@ -56,3 +56,22 @@ func TestValidateRejectsInnerStrideZero(t *testing.T) {
 		t.Errorf("rejected a stride on an axis of size 1: %v", err)
 	}
 }
+
+// Copy packs arrays of dtypes sdgo stores but cannot compute with too.
+func TestCopyPacksNonComputable(t *testing.T) {
+	raw := []byte{1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0} // uint16 1..6 as [2 3]
+	buf, err := BufferFromBytes(Uint16, 6, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Must(NewView(buf, Packed(2, 3)))
+	tr := Must(Permute(a, 1, 0))
+	c := Copy(tr)
+	if !c.IsPacked() || !SameShape(c.Shape(), []int{3, 2}) {
+		t.Fatalf("copy has shape %v strides %v", c.Shape(), c.Strides())
+	}
+	want := []byte{1, 0, 4, 0, 2, 0, 5, 0, 3, 0, 6, 0}
+	if got := c.Buffer().Bytes(); string(got) != string(want) {
+		t.Errorf("bytes %v, want %v", got, want)
+	}
+}

@@ -3,6 +3,7 @@ package ndarray
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/sdgo/sdgo/kernels"
 )
@@ -85,7 +86,7 @@ func UnaryInto(op UnaryOp, dst, a *Array, param float64) error {
 	if err := unaryCheck(op, a); err != nil {
 		return err
 	}
-	if dst.DType() != a.DType() || !sameShape(dst.shape, a.shape) {
+	if dst.DType() != a.DType() || !slices.Equal(dst.shape, a.shape) {
 		return fmt.Errorf("ndarray: %v of a %v%v array into a %v%v array", op, a.DType(), a.shape, dst.DType(), dst.shape)
 	}
 	switch a.DType() {

@@ -3,6 +3,7 @@ package ndarray
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -45,7 +46,7 @@ func assertClose(t testing.TB, got *Array, want []float64, tol float64) {
 
 func assertShape(t testing.TB, a *Array, shape ...int) {
 	t.Helper()
-	if !sameShape(a.Shape(), shape) {
+	if !slices.Equal(a.Shape(), shape) {
 		t.Fatalf("shape %v, want %v", a.Shape(), shape)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -264,86 +265,27 @@ func dupOf(in []*ndarray.Array, i int) int {
 		if b == nil {
 			continue
 		}
-		if b == a || (b.SameBuffer(a) && b.Offset() == a.Offset() && sameInts(b.Shape(), a.Shape()) && sameInts(b.Strides(), a.Strides())) {
+		if b == a || (b.SameBuffer(a) && b.Offset() == a.Offset() && slices.Equal(b.Shape(), a.Shape()) && slices.Equal(b.Strides(), a.Strides())) {
 			return j
 		}
 	}
 	return -1
 }
 
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// eachRun calls f for each innermost run of a layout's elements in C order:
-// the buffer position of the run's first element, its length and step.
-func eachRun(l ndarray.Layout, f func(pos, n, inc int)) {
-	r := len(l.Shape)
-	for _, d := range l.Shape {
-		if d == 0 {
-			return
-		}
-	}
-	if r == 0 {
-		f(l.Offset, 1, 1)
-		return
-	}
-	idx := make([]int, r-1)
-	inner, inc := l.Shape[r-1], l.Strides[r-1]
-	for {
-		pos := l.Offset
-		for k, v := range idx {
-			pos += v * l.Strides[k]
-		}
-		f(pos, inner, inc)
-		k := r - 2
-		for ; k >= 0; k-- {
-			idx[k]++
-			if idx[k] < l.Shape[k] {
-				break
-			}
-			idx[k] = 0
-		}
-		if k < 0 {
-			return
-		}
-	}
-}
-
 // snapshot copies a's elements, in C order, as raw bytes. For dtypes without
 // a fixed element size (strings) it copies the whole buffer.
 func snapshot(a *ndarray.Array) []byte {
 	sz := a.DType().Size()
-	raw := a.Buffer().Bytes()
 	if sz == 0 {
-		return append([]byte(nil), raw...)
+		return append([]byte(nil), a.Buffer().Bytes()...)
 	}
-	out := make([]byte, 0, a.Size()*sz)
-	eachRun(a.Layout(), func(pos, n, inc int) {
-		if inc == 1 {
-			out = append(out, raw[pos*sz:(pos+n)*sz]...)
-			return
-		}
-		for k := 0; k < n; k++ {
-			p := (pos + k*inc) * sz
-			out = append(out, raw[p:p+sz]...)
-		}
-	})
-	return out
+	return ndarray.Copy(a).Buffer().Bytes()
 }
 
 // marks returns a bitset over buffer positions of the region's elements.
 func marks(r ndarray.Layout, bufLen int) []uint64 {
 	m := make([]uint64, (bufLen+63)/64+1)
-	eachRun(r, func(pos, n, inc int) {
+	r.EachRun(func(pos, n, inc int) {
 		for k := 0; k < n; k++ {
 			p := pos + k*inc
 			if p >= 0 && p < bufLen {
@@ -375,7 +317,7 @@ func compare(a *ndarray.Array, s *inputSnap) (first, outside int, ok bool) {
 	}
 	flat := 0
 	first = -1
-	eachRun(s.layout, func(pos, n, inc int) {
+	s.layout.EachRun(func(pos, n, inc int) {
 		if first >= 0 {
 			return
 		}
@@ -406,21 +348,21 @@ func compare(a *ndarray.Array, s *inputSnap) (first, outside int, ok bool) {
 // sameElements reports whether two layouts have the same shape and put
 // their elements at the same buffer positions.
 func sameElements(a, b ndarray.Layout) bool {
-	if !sameInts(a.Shape, b.Shape) {
+	if !slices.Equal(a.Shape, b.Shape) {
 		return false
 	}
 	var pa, pb []int
-	eachRun(a, func(pos, n, inc int) {
+	a.EachRun(func(pos, n, inc int) {
 		for k := 0; k < n; k++ {
 			pa = append(pa, pos+k*inc)
 		}
 	})
-	eachRun(b, func(pos, n, inc int) {
+	b.EachRun(func(pos, n, inc int) {
 		for k := 0; k < n; k++ {
 			pb = append(pb, pos+k*inc)
 		}
 	})
-	return sameInts(pa, pb)
+	return slices.Equal(pa, pb)
 }
 
 func unflatten(flat int, shape []int) []int {

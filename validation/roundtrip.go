@@ -80,7 +80,7 @@ func CompareGraphs(a, b *graph.Graph) []string {
 		if x.DType() != y.DType() {
 			add("variable %q: dtype %v, loaded %v", x.Name(), x.DType(), y.DType())
 		}
-		if xs, ys := x.Shape(), y.Shape(); (xs == nil) != (ys == nil) || !sameInts(xs, ys) {
+		if xs, ys := x.Shape(), y.Shape(); (xs == nil) != (ys == nil) || !slices.Equal(xs, ys) {
 			add("variable %q: shape %s, loaded %s", x.Name(), shapeString(xs), shapeString(ys))
 		}
 		if x.Type() == graph.VARIABLE || x.Type() == graph.CONSTANT {

@@ -91,7 +91,8 @@ func readNPY(b []byte) (*ndarray.Array, error) {
 	if !hdr.fortran {
 		return ndarray.NewView(buf, ndarray.Packed(hdr.shape...))
 	}
-	// Fortran order is C order of the reversed shape, transposed back.
+	// Fortran order is C order of the reversed shape, transposed back
+	// (Permute returns a packed copy).
 	rev := make([]int, len(hdr.shape))
 	perm := make([]int, len(hdr.shape))
 	for i := range rev {
@@ -102,13 +103,7 @@ func readNPY(b []byte) (*ndarray.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	if a, err = ndarray.Permute(a, perm...); err != nil {
-		return nil, err
-	}
-	if !a.DType().Computable() {
-		return nil, fmt.Errorf("%w: Fortran-ordered %v arrays are not supported; save it in C order", errNPY, a.DType())
-	}
-	return ndarray.Contiguous(a), nil
+	return ndarray.Permute(a, perm...)
 }
 
 func swapBytes(b []byte, size int) {
@@ -370,28 +365,6 @@ func packedBytes(a *ndarray.Array) []byte {
 	if n == 0 {
 		return nil
 	}
-	src := a.Buffer().Bytes()
-	if a.IsPacked() {
-		return src[a.Offset()*size : (a.Offset()+n)*size]
-	}
-	out := make([]byte, 0, n*size)
-	shape, strides := a.Shape(), a.Strides()
-	idx := make([]int, len(shape))
-	for {
-		off := a.Offset()
-		for i, x := range idx {
-			off += x * strides[i]
-		}
-		out = append(out, src[off*size:(off+1)*size]...)
-		i := len(idx) - 1
-		for ; i >= 0; i-- {
-			if idx[i]++; idx[i] < shape[i] {
-				break
-			}
-			idx[i] = 0
-		}
-		if i < 0 {
-			return out
-		}
-	}
+	c := ndarray.Contiguous(a)
+	return c.Buffer().Bytes()[c.Offset()*size : (c.Offset()+n)*size]
 }

@@ -127,6 +127,15 @@ func TestReadNPYVariants(t *testing.T) {
 	if err != nil || !ndarray.SameShape(a.Shape(), []int{2, 3}) || a.Float(0, 2) != 3 || a.Float(1, 0) != 4 {
 		t.Errorf("Fortran order: %v, %v", a, err)
 	}
+	// The same for a dtype sdgo stores but does not compute with.
+	var col16 []byte
+	for _, v := range []uint16{1, 4, 2, 5, 3, 6} {
+		col16 = binary.LittleEndian.AppendUint16(col16, v)
+	}
+	a, err = readNPY(npyFile("{'descr': '<u2', 'fortran_order': True, 'shape': (2, 3), }", col16))
+	if err != nil || !a.IsPacked() || !bytes.Equal(a.Buffer().Bytes(), []byte{1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0}) {
+		t.Errorf("Fortran-ordered uint16: %v, %v", a, err)
+	}
 	v1 := npyFile("{'descr': '<i4', 'fortran_order': False, 'shape': (6,), }", col)
 	hdr := v1[10 : len(v1)-len(col)]
 	v2 := append([]byte(npyMagic), 2, 0)

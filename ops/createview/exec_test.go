@@ -2,6 +2,7 @@ package createview_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +86,7 @@ func TestExecViewAliases(t *testing.T) {
 	if got := dyn.Shape(); got != nil {
 		t.Errorf("a view with a run-time index has shape %v while building, want unknown rank", got)
 	}
-	if got := last.Shape(); !sameInts(got, []int{2}) {
+	if got := last.Shape(); !slices.Equal(got, []int{2}) {
 		t.Errorf("x[-1, 1:-1] has shape %v while building", got)
 	}
 	xv := linspace(3, 4)
@@ -94,7 +95,7 @@ func TestExecViewAliases(t *testing.T) {
 	if !reflect.DeepEqual(out[0].Float64s(), []float64{10, 11}) {
 		t.Errorf("x[-1, 1:-1] = %v", out[0])
 	}
-	if !reflect.DeepEqual(out[1].Float64s(), []float64{5, 6, 7, 8, 9, 10, 11, 12}) || !sameInts(out[1].Shape(), []int{2, 4}) {
+	if !reflect.DeepEqual(out[1].Float64s(), []float64{5, 6, 7, 8, 9, 10, 11, 12}) || !slices.Equal(out[1].Shape(), []int{2, 4}) {
 		t.Errorf("x[-2:-1 inclusive] = %v", out[1])
 	}
 	// The computed point is -1 + n = 2 with n = 3: the last row.

@@ -216,18 +216,6 @@ func positionsOf(l ndarray.Layout) []int {
 	return out
 }
 
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func f64(shape []int, v ...float64) *ndarray.Array {
 	return ndarray.Must(ndarray.FromSlice(v, shape...))
 }

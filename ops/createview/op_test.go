@@ -3,6 +3,7 @@ package createview_test
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,7 +39,7 @@ func runOp(t *testing.T, ctx *ops.Ctx, name string, in ...*ndarray.Array) *ndarr
 	if len(got) != 1 || len(want) != 1 {
 		t.Fatalf("%s: %d outputs, inferred %d", name, len(got), len(want))
 	}
-	if got[0].DType() != want[0].DType || want[0].UnknownRank || !sameInts(got[0].Shape(), want[0].Shape) {
+	if got[0].DType() != want[0].DType || want[0].UnknownRank || !slices.Equal(got[0].Shape(), want[0].Shape) {
 		t.Fatalf("%s: output %v%v, inferred %v", name, got[0].DType(), got[0].Shape(), want[0])
 	}
 	return got[0]
@@ -164,7 +165,7 @@ func TestViewAliasesInput(t *testing.T) {
 	if !v.SameBuffer(x) {
 		t.Fatal("the view has its own buffer")
 	}
-	if v.Offset() != 9 || !sameInts(v.Strides(), []int{1}) {
+	if v.Offset() != 9 || !slices.Equal(v.Strides(), []int{1}) {
 		t.Fatalf("view layout %v", v.Layout())
 	}
 	raw := ndarray.Raw[float64](v)
@@ -187,7 +188,7 @@ func TestInfer(t *testing.T) {
 	ph := ops.Info{DType: ndarray.Int64, Shape: []int{-1}}
 	// Constant indices: resolved while building.
 	out, err := def.Infer([]ops.Info{x, c(cv.Point(-1)), c(cv.NewAxis())}, &ops.Args{})
-	if err != nil || !sameInts(out[0].Shape, []int{1, 4}) || out[0].DType != ndarray.Float32 {
+	if err != nil || !slices.Equal(out[0].Shape, []int{1, 4}) || out[0].DType != ndarray.Float32 {
 		t.Errorf("constant indices: %v, %v", out, err)
 	}
 	// An index known only at run time: the rank is unknown.
@@ -197,7 +198,7 @@ func TestInfer(t *testing.T) {
 	}
 	// Unknown sizes.
 	out, err = def.Infer([]ops.Info{{DType: ndarray.Float32, Shape: []int{-1, 4}}, c(cv.All()), c(cv.Interval(1, -1))}, &ops.Args{})
-	if err != nil || !sameInts(out[0].Shape, []int{-1, 2}) {
+	if err != nil || !slices.Equal(out[0].Shape, []int{-1, 2}) {
 		t.Errorf("unknown size: %v, %v", out, err)
 	}
 	// Errors name the input, the index, the axis and the shape.
@@ -240,7 +241,7 @@ func TestInfer(t *testing.T) {
 		}
 	}
 	out, err = wdef.Infer([]ops.Info{x, {DType: ndarray.Float32, Shape: []int{-1}}, ph}, &ops.Args{})
-	if err != nil || !sameInts(out[0].Shape, []int{3, 4}) {
+	if err != nil || !slices.Equal(out[0].Shape, []int{3, 4}) {
 		t.Errorf("view_add with a run-time index: %v, %v", out, err)
 	}
 }

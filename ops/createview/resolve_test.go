@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,7 +130,7 @@ func TestLibnd4jCases(t *testing.T) {
 			t.Errorf("%v %v: %v", c.shape, c.idx, err)
 			continue
 		}
-		if !sameInts(v.Shape(), c.want) {
+		if !slices.Equal(v.Shape(), c.want) {
 			t.Errorf("%v %v: shape %v, want %v", c.shape, c.idx, v.Shape(), c.want)
 		}
 		if !v.SameBuffer(x) {
@@ -179,7 +180,7 @@ func TestNumpyEquivalents(t *testing.T) {
 			t.Errorf("%s: %v", c.numpy, err)
 			continue
 		}
-		if !sameInts(s, c.shape) || !sameInts(str, c.strides) || off != c.offset {
+		if !slices.Equal(s, c.shape) || !slices.Equal(str, c.strides) || off != c.offset {
 			t.Errorf("%s: shape %v strides %v offset %d, want %v %v %d", c.numpy, s, str, off, c.shape, c.strides, c.offset)
 		}
 		l := ndarray.Layout{Shape: s, Strides: str, Offset: off}
@@ -276,7 +277,7 @@ func TestViewsOfViewsAndPadded(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkView(t, v2.Layout(), bufLen)
-	if !sameInts(v2.Shape(), []int{1, 2}) || !reflect.DeepEqual(v2.Float64s(), []float64{18, 19}) {
+	if !slices.Equal(v2.Shape(), []int{1, 2}) || !reflect.DeepEqual(v2.Float64s(), []float64{18, 19}) {
 		t.Fatalf("v1[-1, None, 1:-1] = %v", v2)
 	}
 	// Writing through the view of a view changes the padded array.
@@ -409,10 +410,10 @@ func TestResolveMatchesReference(t *testing.T) {
 		}
 		accepted++
 		out := ndarray.Layout{Shape: vs, Strides: vst, Offset: vo}
-		if !sameInts(vs, rshape) {
+		if !slices.Equal(vs, rshape) {
 			t.Fatalf("layout %v indices %v: shape %v, reference %v", l, descs, vs, rshape)
 		}
-		if rpos != nil && !sameInts(positionsOf(out), rpos) {
+		if rpos != nil && !slices.Equal(positionsOf(out), rpos) {
 			t.Fatalf("layout %v indices %v: view %v has positions %v, reference %v", l, descs, out, positionsOf(out), rpos)
 		}
 		if strided {
@@ -448,7 +449,7 @@ func TestViewShapeUnknownSizes(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := cv.ViewShape(c.shape, cv.Descriptors(c.idx...)...)
-		if err != nil || !sameInts(got, c.want) {
+		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("ViewShape(%v, %v) = %v, %v; want %v", c.shape, c.idx, got, err, c.want)
 		}
 	}
@@ -541,7 +542,7 @@ func FuzzResolve(f *testing.F) {
 		}
 		if small {
 			rshape, rpos, ok := refView(shape, strides, offset, descs, 1<<12)
-			if !ok || !sameInts(rshape, vs) || (rpos != nil && !sameInts(rpos, positionsOf(out))) {
+			if !ok || !slices.Equal(rshape, vs) || (rpos != nil && !slices.Equal(rpos, positionsOf(out))) {
 				t.Fatalf("layout %v indices %v: view %v, reference %v %v %v", in, descs, out, rshape, rpos, ok)
 			}
 		}
