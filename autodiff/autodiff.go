@@ -86,9 +86,6 @@ type scope struct {
 	frame   *frameInfo // the forward frame whose body this is; nil at the root
 	contrib map[*graph.Variable][]ops.Value
 	wrap    func(*graph.Variable) ops.Value
-	// pivot is a value living in the scope's frame iteration, to place
-	// ops that have only constant inputs there.
-	pivot ops.Value
 }
 
 // diffInput reports whether input i of op o can carry a gradient.

@@ -1,65 +1,23 @@
 package autodiff_test
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/sdgo/sdgo/autodiff"
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/validation"
 )
 
-// checkCentral compares autodiff's gradients of loss with respect to the
-// placeholders with central differences, for the given feeds.
-func checkCentral(t *testing.T, g *graph.Graph, loss *graph.Variable, feeds map[string]*ndarray.Array, wrt ...string) {
-	t.Helper()
-	vars := make([]*graph.Variable, len(wrt))
-	for i, n := range wrt {
-		v, ok := g.Variable(n)
-		if !ok {
-			t.Fatalf("no variable %q", n)
-		}
-		vars[i] = v
-	}
-	grads, err := autodiff.Grad(loss, vars...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := exec.New(g)
-	res, err := s.Output(feeds, names(grads)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	at := func(name string, a *ndarray.Array) float64 {
-		f := map[string]*ndarray.Array{}
-		for k, v := range feeds {
-			f[k] = v
-		}
-		f[name] = a
-		out, err := s.Output(f, loss.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out[loss.Name()].Float()
-	}
-	const eps = 1e-6
-	for k, n := range wrt {
-		x := feeds[n]
-		analytic := res[grads[k].Name()].Float64s()
-		vals := x.Float64s()
-		for j := range vals {
-			plus := append([]float64(nil), vals...)
-			minus := append([]float64(nil), vals...)
-			plus[j] += eps
-			minus[j] -= eps
-			num := (at(n, ndarray.Must(ndarray.FromSlice(plus, x.Shape()...))) - at(n, ndarray.Must(ndarray.FromSlice(minus, x.Shape()...)))) / (2 * eps)
-			a := analytic[j]
-			if math.Abs(a-num) > 1e-6*(math.Abs(a)+math.Abs(num)) && math.Abs(a-num) > 1e-8 {
-				t.Errorf("d/d%s[%d]: analytic %.10g, numeric %.10g", n, j, a, num)
-			}
-		}
-	}
+// The gradients through control flow are checked with central differences
+// by validation.CheckGradients, with respect to the placeholders named, at
+// tolerances tighter than its defaults.
+func controlGradCheck(wrt ...string) *validation.GradCheckOptions {
+	return &validation.GradCheckOptions{Eps: 1e-6, MaxRelError: 1e-6, MinAbsError: 1e-8, Variables: wrt}
 }
 
 func TestGradientThroughIf(t *testing.T) {
@@ -74,14 +32,23 @@ func TestGradientThroughIf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loss := out[0].Mul(x).Sum()
+	out[0].Mul(x).Sum().Named("loss")
+	if err := g.SetLoss("loss"); err != nil {
+		t.Fatal(err)
+	}
 	for _, pv := range []bool{true, false} {
 		feeds := map[string]*ndarray.Array{
 			"x": ndarray.Must(ndarray.FromSlice([]float64{0.3, -1.2, 2})),
 			"w": ndarray.Must(ndarray.FromSlice([]float64{1.5, 0.5, -2})),
 			"p": ndarray.Scalar(pv),
 		}
-		checkCentral(t, g, loss, feeds, "x", "w")
+		r, err := validation.CheckGradients(g, feeds, controlGradCheck("x", "w"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.OK() {
+			t.Errorf("p=%v: %v", pv, r)
+		}
 	}
 }
 
@@ -102,7 +69,10 @@ func TestGradientThroughWhile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loss := g.Math().Square(out[0]).Sum().Named("loss")
+	g.Math().Square(out[0]).Sum().Named("loss")
+	if err := g.SetLoss("loss"); err != nil {
+		t.Fatal(err)
+	}
 	iters := out[1].Named("iterations")
 	for _, c := range []struct {
 		x, lim float64
@@ -128,50 +98,226 @@ func TestGradientThroughWhile(t *testing.T) {
 		if c.runs < 0 && n < 3 {
 			t.Errorf("limit %v: only %v iterations", c.lim, n)
 		}
-		checkCentral(t, g, loss, feeds, "x", "a")
+		r, err := validation.CheckGradients(g, feeds, controlGradCheck("x", "a"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.OK() {
+			t.Errorf("limit %v: %v", c.lim, r)
+		}
 	}
 }
 
-// Nested loops with a conditional inside, and a loop inside a conditional.
+// Control flow inside control flow: a conditional inside a loop, nested
+// loops, nested loops with a conditional inside, and a loop inside a
+// conditional. The loops run n times (n fed), an inner loop i times in
+// outer iteration i; the conditionals test sum(y) > 0, or p (fed). Each
+// case builds y from x and w, checks it against want (the same computation
+// in Go), and checks the gradients of sum(y²) with respect to x and w.
 func TestGradientThroughNestedControlFlow(t *testing.T) {
-	g := graph.New()
-	x := g.Placeholder("x", ndarray.Float64, 2)
-	w := g.Placeholder("w", ndarray.Float64, 2)
-	n := g.Placeholder("n", ndarray.Float64)
-	zero := g.Scalar(ndarray.Float64, 0)
-	one := g.Scalar(ndarray.Float64, 1)
-	out, err := g.While([]*graph.Variable{n, x},
-		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
-		func(v []*graph.Variable) []*graph.Variable {
-			// inner: repeat j = i times: y = y·w + sin(y) if sum(y) > 0 else y·0.9
-			inner, err := g.While([]*graph.Variable{v[0], v[1]},
-				func(u []*graph.Variable) *graph.Variable { return u[0].Gt(zero) },
-				func(u []*graph.Variable) []*graph.Variable {
-					y, err := g.If(u[1].Sum().Gt(zero), []*graph.Variable{u[1]},
-						func(in []*graph.Variable) []*graph.Variable {
-							return []*graph.Variable{in[0].Mul(w).Add(g.Math().Sin(in[0]))}
-						},
-						func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{in[0].MulScalar(0.9)} })
-					if err != nil {
-						t.Fatal(err)
-					}
-					return []*graph.Variable{u[0].Sub(one), y[0]}
+	// update is y·w + sin(y), the step of the loops (mul, add, sin: the
+	// gradient reads forward values of the iteration mirrored).
+	update := func(g *graph.Graph, y, w *graph.Variable) *graph.Variable { return y.Mul(w).Add(g.Math().Sin(y)) }
+	goUpdate := func(y, w []float64) []float64 {
+		out := make([]float64, len(y))
+		for i := range y {
+			out[i] = y[i]*w[i] + math.Sin(y[i])
+		}
+		return out
+	}
+	scale := func(y []float64, s float64) []float64 {
+		out := make([]float64, len(y))
+		for i := range y {
+			out[i] = y[i] * s
+		}
+		return out
+	}
+	sum := func(y []float64) float64 { return y[0] + y[1] }
+	// loop repeats y = body(y, i) while the counter i, from n, is positive,
+	// decreasing it by 1 each time.
+	loop := func(t *testing.T, g *graph.Graph, n, y *graph.Variable, body func(y *graph.Variable, i *graph.Variable) *graph.Variable) *graph.Variable {
+		t.Helper()
+		zero := g.Scalar(ndarray.Float64, 0)
+		out, err := g.While([]*graph.Variable{n, y},
+			func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+			func(v []*graph.Variable) []*graph.Variable {
+				return []*graph.Variable{v[0].SubScalar(1), body(v[1], v[0])}
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out[1]
+	}
+	// ifPositive is update(y) if sum(y) > 0 else 0.9·y.
+	ifPositive := func(t *testing.T, g *graph.Graph, y, w *graph.Variable) *graph.Variable {
+		t.Helper()
+		out, err := g.If(y.Sum().Gt(g.Scalar(ndarray.Float64, 0)), []*graph.Variable{y},
+			func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{update(g, in[0], w)} },
+			func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{in[0].MulScalar(0.9)} })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out[0]
+	}
+	goIfPositive := func(y, w []float64) []float64 {
+		if sum(y) > 0 {
+			return goUpdate(y, w)
+		}
+		return scale(y, 0.9)
+	}
+
+	type env struct {
+		g          *graph.Graph
+		x, w, n, p *graph.Variable
+	}
+	for _, c := range []struct {
+		name   string
+		build  func(t *testing.T, e env) *graph.Variable
+		want   func(x, w []float64, n int, p bool) []float64
+		branch bool // feed p both ways
+	}{
+		{
+			name: "if in loop",
+			build: func(t *testing.T, e env) *graph.Variable {
+				return loop(t, e.g, e.n, e.x, func(y, _ *graph.Variable) *graph.Variable { return ifPositive(t, e.g, y, e.w) })
+			},
+			want: func(y, w []float64, n int, _ bool) []float64 {
+				for i := n; i > 0; i-- {
+					y = goIfPositive(y, w)
+				}
+				return y
+			},
+		},
+		{
+			name: "nested loops",
+			build: func(t *testing.T, e env) *graph.Variable {
+				return loop(t, e.g, e.n, e.x, func(y, i *graph.Variable) *graph.Variable {
+					return loop(t, e.g, i, y, func(y, _ *graph.Variable) *graph.Variable { return update(e.g, y, e.w) })
 				})
+			},
+			want: func(y, w []float64, n int, _ bool) []float64 {
+				for i := n; i > 0; i-- {
+					for j := i; j > 0; j-- {
+						y = goUpdate(y, w)
+					}
+				}
+				return y
+			},
+		},
+		{
+			name: "nested loops with an if",
+			build: func(t *testing.T, e env) *graph.Variable {
+				return loop(t, e.g, e.n, e.x, func(y, i *graph.Variable) *graph.Variable {
+					return loop(t, e.g, i, y, func(y, _ *graph.Variable) *graph.Variable { return ifPositive(t, e.g, y, e.w) })
+				})
+			},
+			want: func(y, w []float64, n int, _ bool) []float64 {
+				for i := n; i > 0; i-- {
+					for j := i; j > 0; j-- {
+						y = goIfPositive(y, w)
+					}
+				}
+				return y
+			},
+		},
+		{
+			// then: the loop of update, n times; else: tanh(y)·w.
+			name: "loop in if",
+			build: func(t *testing.T, e env) *graph.Variable {
+				out, err := e.g.If(e.p, []*graph.Variable{e.n, e.x},
+					func(in []*graph.Variable) []*graph.Variable {
+						return []*graph.Variable{loop(t, e.g, in[0], in[1], func(y, _ *graph.Variable) *graph.Variable { return update(e.g, y, e.w) })}
+					},
+					func(in []*graph.Variable) []*graph.Variable {
+						return []*graph.Variable{e.g.Math().Tanh(in[1]).Mul(e.w)}
+					})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out[0]
+			},
+			want: func(y, w []float64, n int, p bool) []float64 {
+				if !p {
+					out := make([]float64, len(y))
+					for i := range y {
+						out[i] = math.Tanh(y[i]) * w[i]
+					}
+					return out
+				}
+				for i := n; i > 0; i-- {
+					y = goUpdate(y, w)
+				}
+				return y
+			},
+			branch: true,
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := graph.New()
+			e := env{g: g,
+				x: g.Placeholder("x", ndarray.Float64, 2),
+				w: g.Placeholder("w", ndarray.Float64, 2),
+				n: g.Placeholder("n", ndarray.Float64),
+				p: g.Placeholder("p", ndarray.Bool),
+			}
+			y := c.build(t, e).Named("y")
+			loss := y.Mul(y).Sum().Named("loss")
+			if err := g.SetLoss("loss"); err != nil {
+				t.Fatal(err)
+			}
+			// The checker differentiates a copy of g that holds these
+			// gradients' backward loops, which it must skip (they do not
+			// reach the loss); the values of both must agree.
+			grads, err := autodiff.Grad(loss, e.x, e.w)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return []*graph.Variable{v[0].Sub(one), inner[1]}
+			preds := []bool{true}
+			if c.branch {
+				preds = []bool{true, false}
+			}
+			w := []float64{0.8, -0.3}
+			const n = 3
+			for _, xs := range [][]float64{{0.5, 0.2}, {-0.6, 0.1}} {
+				for _, p := range preds {
+					at := fmt.Sprintf("x=%v p=%v", xs, p)
+					feeds := map[string]*ndarray.Array{
+						"x": ndarray.Must(ndarray.FromSlice(xs)),
+						"w": ndarray.Must(ndarray.FromSlice(w)),
+						"n": ndarray.Scalar(float64(n)),
+						"p": ndarray.Scalar(p),
+					}
+					res, err := exec.Output(g, feeds, append(names(grads), "y")...)
+					if err != nil {
+						t.Fatalf("%s: %v", at, err)
+					}
+					got, want := res["y"].Float64s(), c.want(xs, w, n, p)
+					for i := range want {
+						if math.Abs(got[i]-want[i]) > 1e-12*(1+math.Abs(want[i])) {
+							t.Errorf("%s: y = %v, want %v", at, got, want)
+							break
+						}
+					}
+					opts := controlGradCheck("x", "w")
+					opts.Verbose = true
+					r, err := validation.CheckGradients(g, feeds, opts)
+					if err != nil {
+						t.Fatalf("%s: %v", at, err)
+					}
+					if !r.OK() {
+						t.Errorf("%s: %v", at, r)
+					}
+					analytic := slices.Concat(res[grads[0].Name()].Float64s(), res[grads[1].Name()].Float64s())
+					if len(r.Points) != len(analytic) {
+						t.Fatalf("%s: %d points checked, want %d", at, len(r.Points), len(analytic))
+					}
+					for k, pt := range r.Points {
+						if a := analytic[k]; math.Abs(a-pt.Analytic) > 1e-12*(1+math.Abs(a)) {
+							t.Errorf("%s: d/d%s%v: %v, the checker's %v", at, pt.Variable, pt.Index, a, pt.Analytic)
+						}
+					}
+				}
+			}
 		})
-	if err != nil {
-		t.Fatal(err)
-	}
-	loss := out[1].Mul(out[1]).Sum().Named("loss")
-	for _, xs := range [][]float64{{0.5, 0.2}, {-0.6, 0.1}} {
-		feeds := map[string]*ndarray.Array{
-			"x": ndarray.Must(ndarray.FromSlice(xs)),
-			"w": ndarray.Must(ndarray.FromSlice([]float64{0.8, -0.3})),
-			"n": ndarray.Scalar(3.0),
-		}
-		checkCentral(t, g, loss, feeds, "x", "w")
 	}
 }

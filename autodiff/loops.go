@@ -26,16 +26,14 @@ import (
 
 // frameInfo describes one loop frame of the forward graph.
 type frameInfo struct {
-	name      string
-	parent    *frameInfo
-	depth     int
-	vars      []loopVar
-	invEnters []*graph.Op // loop-invariant enters
-	own       []*graph.Op // ops whose innermost frame this is, but for the loop's primitives
-	prims     map[*graph.Op]bool
-	children  []*frameInfo
-	all       []*graph.Op // every op in this frame and the frames inside it
-	first     int         // index in the op list of the frame's first op
+	name     string
+	parent   *frameInfo
+	depth    int
+	vars     []loopVar
+	own      []*graph.Op // ops whose innermost frame this is, but for the loop's primitives
+	prims    map[*graph.Op]bool
+	children []*frameInfo
+	all      []*graph.Op // every op in this frame and the frames inside it
 }
 
 // loopVar is one loop variable's primitives.
@@ -68,7 +66,7 @@ func analyzeLoops(all []*graph.Op) (*loopAnalysis, error) {
 		return a
 	}
 	consumers := map[*graph.Variable][]*graph.Op{}
-	for idx, o := range all {
+	for _, o := range all {
 		for _, in := range o.Inputs() {
 			consumers[in] = append(consumers[in], o)
 		}
@@ -99,7 +97,7 @@ func analyzeLoops(all []*graph.Op) (*loopAnalysis, error) {
 				if f != nil {
 					depth = f.depth + 1
 				}
-				child = &frameInfo{name: name, parent: f, depth: depth, prims: map[*graph.Op]bool{}, first: idx}
+				child = &frameInfo{name: name, parent: f, depth: depth, prims: map[*graph.Op]bool{}}
 				frames[k] = child
 				order = append(order, child)
 				if f == nil {
@@ -109,9 +107,6 @@ func analyzeLoops(all []*graph.Op) (*loopAnalysis, error) {
 				}
 			}
 			f, out = child, child
-			if o.Args().Bool(0, false) {
-				child.invEnters = append(child.invEnters, o)
-			}
 		case "exit":
 			if f == nil {
 				return nil, fmt.Errorf("autodiff: exit op %q is not inside a loop", o.Name())
@@ -366,7 +361,7 @@ func (d *diff) loopGrad(f *frameInfo, sc *scope) error {
 	// The backward body mirrors forward iteration N-1-k.
 	k := in[0]
 	wrapped := map[*graph.Variable]ops.Value{}
-	body := &scope{frame: f, contrib: map[*graph.Variable][]ops.Value{}, pivot: k}
+	body := &scope{frame: f, contrib: map[*graph.Variable][]ops.Value{}}
 	body.wrap = func(v *graph.Variable) ops.Value {
 		if d.loops.varFrame[v] == nil {
 			return sc.wrap(v) // outside every loop: a root value or a constant

@@ -166,33 +166,22 @@ type dynRun struct {
 	// gives, as in SameDiff (the value of the last iteration that computed
 	// it). Only outputs are kept: another slot's last value would be held
 	// for nothing.
-	last  map[int]value
-	isOut []bool // slot -> requested output
-	// in and have are scratch for try, reused from task to task: most
-	// tasks find their step not ready yet.
-	in   []value
-	have []bool
+	last map[int]value
+	// in, have and arrays are scratch for try, reused from task to task:
+	// most tasks find their step not ready yet, and an op's input arrays
+	// are not kept once it ran.
+	in     []value
+	have   []bool
+	arrays []*ndarray.Array
 }
 
 func (ru *run) execDynamic() error {
 	p := ru.p
-	d := &dynRun{ru: ru, max: ru.s.maxIterations(), last: map[int]value{}, isOut: make([]bool, len(p.vars))}
-	for _, sl := range p.outputs {
-		d.isOut[sl] = true
-	}
+	d := &dynRun{ru: ru, max: ru.s.maxIterations(), last: map[int]value{}}
 	root := &loopFrame{}
 	d.root = root.iteration(0)
-	for k, st := range p.steps {
-		leafOnly := true
-		for _, sl := range st.in {
-			if p.vars[sl].Op() != nil {
-				leafOnly = false
-				break
-			}
-		}
-		if leafOnly {
-			d.queue = append(d.queue, task{k, d.root})
-		}
+	for _, k := range p.starts {
+		d.queue = append(d.queue, task{k, d.root})
 	}
 	for len(d.queue) > 0 {
 		t := d.queue[0]
@@ -243,7 +232,7 @@ func (d *dynRun) lookup(sl int, it *frameIter) (value, bool) {
 
 // put stores a value and schedules its readers in the same frame iteration.
 func (d *dynRun) put(sl int, it *frameIter, v value) {
-	if it.f.parent != nil && !v.dead && d.isOut[sl] {
+	if it.f.parent != nil && !v.dead && d.ru.p.isOutput[sl] {
 		d.last[sl] = v
 	}
 	if d.unread(sl, it) {
@@ -285,7 +274,7 @@ func (d *dynRun) release(t task) {
 // forward loop has finished (they run in the backward frame). Such values
 // stay until the run ends.
 func (d *dynRun) unread(sl int, it *frameIter) bool {
-	if it.f.parent == nil && d.isOut[sl] {
+	if it.f.parent == nil && d.ru.p.isOutput[sl] {
 		return false
 	}
 	for _, k := range d.ru.p.consumers[sl] {
@@ -358,11 +347,11 @@ func (d *dynRun) try(t task) error {
 		}
 		return nil
 	}
-	arrays := make([]*ndarray.Array, len(in))
-	for i, v := range in {
-		arrays[i] = v.a
+	d.arrays = d.arrays[:0]
+	for _, v := range in {
+		d.arrays = append(d.arrays, v.a)
 	}
-	outs, err := d.ru.runOp(st, arrays, t.step, t.it)
+	outs, err := d.ru.runOp(st, d.arrays, t.step, t.it)
 	if err != nil {
 		return err
 	}
@@ -378,11 +367,7 @@ func (d *dynRun) try(t task) error {
 // iteration: for a loop's merge, the entering value at iteration 0 and the
 // value from next_iteration afterwards; for a conditional's, any.
 func (d *dynRun) merge(t task, st *step, in []value, have []bool) error {
-	back := d.ru.p.backEdge[t.step]
-	loop := false
-	for _, b := range back {
-		loop = loop || b
-	}
+	back, loop := d.ru.p.backEdge[t.step], d.ru.p.loopMerge[t.step]
 	counts := func(i int) bool { return !loop || back[i] == (t.it.iter > 0) }
 	all := true
 	for i := range in {

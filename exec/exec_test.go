@@ -481,7 +481,42 @@ func TestPoolDoesNotGrow(t *testing.T) {
 			after100 = s.Pooled()
 		}
 	}
+	if after100 == 0 {
+		t.Fatal("Recycle pooled nothing: the test shows nothing")
+	}
 	if s.Pooled() != after100 {
 		t.Errorf("pooled bytes grew from %d after 100 runs to %d after 1000", after100, s.Pooled())
+	}
+}
+
+// Exclusive tells the outputs of a Recyclable request that are the caller's
+// alone from those that share a buffer with another output or a feed.
+func TestExclusive(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 3)
+	y := x.MulScalar(2).Named("y")
+	g.Identity(y).Named("y2") // the same array as y
+	g.Identity(x).Named("xi") // the feed itself
+	x.AddScalar(1).Named("z")
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3}))}
+	out, err := s.Exec(exec.Request{Feeds: feeds, Outputs: []string{"y", "y2", "xi", "z"}, Recyclable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !out["y"].SameBuffer(out["y2"]) {
+		t.Fatal("identity copied its input: this test needs outputs that share a buffer")
+	}
+	for name, want := range map[string]bool{"y": false, "y2": false, "xi": false, "z": true} {
+		if got := s.Exclusive(out[name]); got != want {
+			t.Errorf("Exclusive(%s) = %v, want %v", name, got, want)
+		}
+	}
+	plain, err := s.Output(feeds, "z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Exclusive(plain["z"]) {
+		t.Error("an output of a request that was not Recyclable counts as exclusive")
 	}
 }

@@ -10,6 +10,9 @@ func HandedCount(s *Session) int {
 	return s.handed.len()
 }
 
+// ParallelRuns returns how many runs took the concurrent path so far.
+func ParallelRuns() int64 { return parallelRuns.Load() }
+
 // CachedPlan returns the plan cached for these output names (nil if none),
 // as an opaque value to compare.
 func CachedPlan(s *Session, names ...string) any {

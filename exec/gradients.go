@@ -40,6 +40,14 @@ func (s *Session) CalculateGradients(feeds map[string]*ndarray.Array, names ...s
 	return out, nil
 }
 
+// Exclusive reports whether a is an output of a Recyclable request whose
+// buffer is the caller's alone: the run allocated it and no other output,
+// feed, variable or constant shares it. The caller may then write into a
+// until it hands it back with Recycle.
+func (s *Session) Exclusive(a *ndarray.Array) bool {
+	return a != nil && s.handed.has(a.Buffer())
+}
+
 // Recycle hands arrays that a run made for a Request with Recyclable set
 // back to the session, to be reused by later runs. Arrays the run did not
 // allocate itself (variables, constants, feeds, or views of them) are left

@@ -230,6 +230,9 @@ func TestLoopDropsOldIterations(t *testing.T) {
 	if got := res["s"].Float(0); got < 1.99 || got > 2 {
 		t.Errorf("s[0] = %v, want about 2", got)
 	}
+	if len(probe.at) != 2 {
+		t.Fatalf("the heap was sampled at iterations %v, want %d and %d", probe.at, probe.first, probe.last)
+	}
 	growth := int64(probe.at[probe.last]) - int64(probe.at[probe.first])
 	t.Logf("heap at iteration %d: %d bytes, at iteration %d: %d bytes (%+d)", probe.first, probe.at[probe.first], probe.last, probe.at[probe.last], growth)
 	if growth > 8<<20 {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
@@ -39,7 +40,12 @@ func (p *plan) deps() ([]int32, [][]int) {
 	return p.npred, p.succ
 }
 
+// parallelRuns counts the runs that took the concurrent path, so that tests
+// can tell it ran.
+var parallelRuns atomic.Int64
+
 func (ru *run) execParallel(workers int) error {
+	parallelRuns.Add(1)
 	p := ru.p
 	npred, succ := p.deps()
 	pending := append([]int32(nil), npred...)
@@ -111,17 +117,7 @@ func (ru *run) execParallel(workers int) error {
 				mu.Unlock()
 				continue
 			}
-			for i, sl := range st.out {
-				if outs[i] != nil {
-					ru.set(sl, outs[i], true)
-				}
-			}
-			for _, sl := range st.in {
-				ru.left[sl]--
-				if ru.left[sl] == 0 {
-					ru.release(sl)
-				}
-			}
+			ru.finishStep(st, outs)
 			for _, s := range succ[k] {
 				pending[s]--
 				if pending[s] == 0 && !closed {

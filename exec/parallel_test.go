@@ -41,6 +41,7 @@ func TestParallelMatchesSequential(t *testing.T) {
 	}
 	s := exec.New(g)
 	s.Parallel = 2
+	before := exec.ParallelRuns()
 	for i := 0; i < 20; i++ {
 		got, err := s.Output(feeds, out)
 		if err != nil {
@@ -65,6 +66,9 @@ func TestParallelMatchesSequential(t *testing.T) {
 	}
 	if !ndarray.Equal(a["y"], b["y"]) {
 		t.Errorf("mlp: %v vs %v", a["y"], b["y"])
+	}
+	if n := exec.ParallelRuns() - before; n != 21 {
+		t.Errorf("%d of the 21 runs with Parallel set took the concurrent path", n)
 	}
 }
 

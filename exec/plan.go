@@ -25,6 +25,9 @@ type plan struct {
 	dynamic   bool
 	consumers [][]int  // slot -> steps reading it
 	backEdge  [][]bool // step -> input -> produced by next_iteration (loop merges)
+	loopMerge []bool   // step -> a merge with a back edge
+	starts    []int    // steps that read only leaves: where a run begins
+	isOutput  []bool   // slot -> requested output
 
 	// For concurrent runs (parallel.go), built on first use.
 	depOnce sync.Once
@@ -126,6 +129,12 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 			p.leaves = append(p.leaves, s)
 		}
 	}
+	if p.dynamic {
+		p.isOutput = make([]bool, len(p.vars))
+		for _, s := range p.outputs {
+			p.isOutput[s] = true
+		}
+	}
 	return p, nil
 }
 
@@ -174,15 +183,22 @@ func (p *plan) addDynamicSteps(g *graph.Graph, need map[*graph.Op]bool, slotOf f
 	}
 	p.consumers = make([][]int, len(p.vars))
 	p.backEdge = make([][]bool, len(p.steps))
+	p.loopMerge = make([]bool, len(p.steps))
 	for k, st := range p.steps {
 		p.backEdge[k] = make([]bool, len(st.in))
+		leafOnly := true
 		for i, sl := range st.in {
 			if len(p.consumers[sl]) == 0 || p.consumers[sl][len(p.consumers[sl])-1] != k {
 				p.consumers[sl] = append(p.consumers[sl], k)
 			}
 			if prod := st.op.Inputs()[i].Op(); st.op.OpName() == "merge" && prod != nil && prod.OpName() == "next_iteration" {
 				p.backEdge[k][i] = true
+				p.loopMerge[k] = true
 			}
+			leafOnly = leafOnly && p.vars[sl].Op() == nil
+		}
+		if leafOnly {
+			p.starts = append(p.starts, k)
 		}
 	}
 	return nil

@@ -15,10 +15,12 @@ type pool struct {
 	max   int // bytes kept at most; beyond, released buffers go to the GC
 }
 
-type poolKey struct {
-	dt ndarray.DType
-	n  int
-}
+// poolKey is a dtype and a length packed in one word: a map keyed by a
+// plain integer hashes on the fast path, a padded struct does not, and
+// the pool is consulted on every allocation of a run.
+type poolKey uint64
+
+func keyOf(dt ndarray.DType, n int) poolKey { return poolKey(uint64(n)<<8 | uint64(dt)) }
 
 func newPool(maxBytes int) *pool {
 	return &pool{free: map[poolKey][]*ndarray.Buffer{}, max: maxBytes}
@@ -32,7 +34,7 @@ func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 		n *= d
 	}
 	if n > 0 {
-		k := poolKey{dt, n}
+		k := keyOf(dt, n)
 		p.mu.Lock()
 		if l := p.free[k]; len(l) > 0 {
 			b := l[len(l)-1]
@@ -68,7 +70,7 @@ func (p *pool) put(b *ndarray.Buffer) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	k := poolKey{b.DType(), b.Len()}
+	k := keyOf(b.DType(), b.Len())
 	if p.bytes+sz > p.max || len(p.free[k]) >= maxPerSize {
 		return
 	}

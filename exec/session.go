@@ -66,6 +66,8 @@ type Session struct {
 	g         *graph.Graph
 	mu        sync.Mutex
 	plans     map[string]*plan
+	lastPlan  *plan // the plan of the last request, and its names
+	lastNames []string
 	listeners []Listener
 	pool      *pool
 	runs      sync.Pool // *run, for reuse
@@ -122,6 +124,14 @@ func (h *handedSet) take(b *ndarray.Buffer) bool {
 		c.Stop()
 		delete(h.m, wp)
 	}
+	return ok
+}
+
+// has reports whether b is there.
+func (h *handedSet) has(b *ndarray.Buffer) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, ok := h.m[weak.Make(b)]
 	return ok
 }
 
@@ -207,20 +217,29 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 // planFor returns the cached plan for these outputs, or builds one. The
 // caller holds the graph's read lock.
 func (s *Session) planFor(names []string) (*plan, error) {
-	key := strings.Join(names, "\x00")
 	ver := s.g.VersionLocked()
 	s.mu.Lock()
-	p := s.plans[key]
-	s.mu.Unlock()
-	if p != nil && p.version == ver {
+	// A session mostly runs one request over and over (a training step):
+	// check the last one before building the map key.
+	if p := s.lastPlan; p != nil && p.version == ver && slices.Equal(s.lastNames, names) {
+		s.mu.Unlock()
 		return p, nil
 	}
+	key := strings.Join(names, "\x00")
+	p := s.plans[key]
+	if p != nil && p.version == ver {
+		s.lastPlan, s.lastNames = p, append(s.lastNames[:0], names...)
+		s.mu.Unlock()
+		return p, nil
+	}
+	s.mu.Unlock()
 	p, err := buildPlan(s.g, dedupe(names), ver)
 	if err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	s.plans[key] = p
+	s.lastPlan, s.lastNames = p, append(s.lastNames[:0], names...)
 	s.mu.Unlock()
 	return p, nil
 }
@@ -337,7 +356,11 @@ func checkFeed(v *graph.Variable, a *ndarray.Array) error {
 	if a == nil {
 		return fmt.Errorf("exec: %w: placeholder %q is fed nil", ErrFeed, v.Name())
 	}
-	want := v.Shape()
+	info := v.InfoLocked() // the caller holds the graph's read lock; no copy of the shape
+	want := info.Shape
+	if info.UnknownRank {
+		want = nil
+	}
 	if a.DType() != v.DType() {
 		return fmt.Errorf("exec: %w: placeholder %q expects %v%v, given %v%v", ErrFeed, v.Name(), v.DType(), want, a.DType(), a.Shape())
 	}
@@ -441,20 +464,25 @@ func (ru *run) exec() error {
 		if err != nil {
 			return err
 		}
-		for i, sl := range st.out {
-			if outs[i] == nil {
-				continue // not needed, checked by runOp
-			}
-			ru.set(sl, outs[i], true)
-		}
-		for _, sl := range st.in {
-			ru.left[sl]--
-			if ru.left[sl] == 0 {
-				ru.release(sl)
-			}
-		}
+		ru.finishStep(st, outs)
 	}
 	return nil
+}
+
+// finishStep stores a step's outputs and releases the inputs it was the
+// last reader of.
+func (ru *run) finishStep(st *step, outs []*ndarray.Array) {
+	for i, sl := range st.out {
+		if outs[i] != nil { // nil: not needed, checked by checkOutputs
+			ru.set(sl, outs[i], true)
+		}
+	}
+	for _, sl := range st.in {
+		ru.left[sl]--
+		if ru.left[sl] == 0 {
+			ru.release(sl)
+		}
+	}
 }
 
 // runOp runs one step on its input arrays, with the listeners around it, and

@@ -148,7 +148,7 @@ func toInt64(v []int) []int64 {
 }
 
 // Identity returns a variable equal to x.
-func (g *Graph) Identity(x *Variable) *Variable { return x.apply("identity", ops.Args{}) }
+func (g *Graph) Identity(x *Variable) *Variable { return g.Apply("identity", ops.Args{}, x) }
 
 // Concat joins variables along axis.
 func (g *Graph) Concat(axis int, vs ...*Variable) *Variable {
@@ -161,10 +161,10 @@ func (g *Graph) Stack(axis int, vs ...*Variable) *Variable {
 }
 
 // ZerosLike returns zeros of x's shape and dtype.
-func (g *Graph) ZerosLike(x *Variable) *Variable { return x.apply("zeros_as", ops.Args{}) }
+func (g *Graph) ZerosLike(x *Variable) *Variable { return g.Apply("zeros_as", ops.Args{}, x) }
 
 // OnesLike returns ones of x's shape and dtype.
-func (g *Graph) OnesLike(x *Variable) *Variable { return x.apply("ones_as", ops.Args{}) }
+func (g *Graph) OnesLike(x *Variable) *Variable { return g.Apply("ones_as", ops.Args{}, x) }
 
 // Fill returns an array of the shape held by the int vector shape, filled
 // with value, of dtype dt.
@@ -173,7 +173,7 @@ func (g *Graph) Fill(shape *Variable, dt ndarray.DType, value float64) *Variable
 }
 
 // ShapeOf returns x's shape as an int64 vector, known at run time.
-func (g *Graph) ShapeOf(x *Variable) *Variable { return x.apply("shape_of", ops.Args{}) }
+func (g *Graph) ShapeOf(x *Variable) *Variable { return g.Apply("shape_of", ops.Args{}, x) }
 
 // Math groups the elementwise math functions: g.Math().Tanh(x).
 func (g *Graph) Math() Math { return Math{g} }
@@ -181,28 +181,28 @@ func (g *Graph) Math() Math { return Math{g} }
 // Math is the namespace of elementwise math functions.
 type Math struct{ g *Graph }
 
-func (m Math) Abs(x *Variable) *Variable        { return x.apply("abs", ops.Args{}) }
-func (m Math) Neg(x *Variable) *Variable        { return x.apply("neg", ops.Args{}) }
-func (m Math) Exp(x *Variable) *Variable        { return x.apply("exp", ops.Args{}) }
-func (m Math) Log(x *Variable) *Variable        { return x.apply("log", ops.Args{}) }
-func (m Math) Sqrt(x *Variable) *Variable       { return x.apply("sqrt", ops.Args{}) }
-func (m Math) Square(x *Variable) *Variable     { return x.apply("square", ops.Args{}) }
-func (m Math) Tanh(x *Variable) *Variable       { return x.apply("tanh", ops.Args{}) }
-func (m Math) Sigmoid(x *Variable) *Variable    { return x.apply("sigmoid", ops.Args{}) }
-func (m Math) Sign(x *Variable) *Variable       { return x.apply("sign", ops.Args{}) }
-func (m Math) Reciprocal(x *Variable) *Variable { return x.apply("reciprocal", ops.Args{}) }
-func (m Math) Floor(x *Variable) *Variable      { return x.apply("floor", ops.Args{}) }
-func (m Math) Ceil(x *Variable) *Variable       { return x.apply("ceil", ops.Args{}) }
-func (m Math) Round(x *Variable) *Variable      { return x.apply("round", ops.Args{}) }
-func (m Math) Sin(x *Variable) *Variable        { return x.apply("sin", ops.Args{}) }
-func (m Math) Cos(x *Variable) *Variable        { return x.apply("cos", ops.Args{}) }
-func (m Math) Rsqrt(x *Variable) *Variable      { return x.apply("rsqrt", ops.Args{}) }
-func (m Math) Log1p(x *Variable) *Variable      { return x.apply("log1p", ops.Args{}) }
-func (m Math) Expm1(x *Variable) *Variable      { return x.apply("expm1", ops.Args{}) }
-func (m Math) Max(x, y *Variable) *Variable     { return x.apply("maximum", ops.Args{}, y) }
-func (m Math) Min(x, y *Variable) *Variable     { return x.apply("minimum", ops.Args{}, y) }
+func (m Math) Abs(x *Variable) *Variable        { return m.g.Apply("abs", ops.Args{}, x) }
+func (m Math) Neg(x *Variable) *Variable        { return m.g.Apply("neg", ops.Args{}, x) }
+func (m Math) Exp(x *Variable) *Variable        { return m.g.Apply("exp", ops.Args{}, x) }
+func (m Math) Log(x *Variable) *Variable        { return m.g.Apply("log", ops.Args{}, x) }
+func (m Math) Sqrt(x *Variable) *Variable       { return m.g.Apply("sqrt", ops.Args{}, x) }
+func (m Math) Square(x *Variable) *Variable     { return m.g.Apply("square", ops.Args{}, x) }
+func (m Math) Tanh(x *Variable) *Variable       { return m.g.Apply("tanh", ops.Args{}, x) }
+func (m Math) Sigmoid(x *Variable) *Variable    { return m.g.Apply("sigmoid", ops.Args{}, x) }
+func (m Math) Sign(x *Variable) *Variable       { return m.g.Apply("sign", ops.Args{}, x) }
+func (m Math) Reciprocal(x *Variable) *Variable { return m.g.Apply("reciprocal", ops.Args{}, x) }
+func (m Math) Floor(x *Variable) *Variable      { return m.g.Apply("floor", ops.Args{}, x) }
+func (m Math) Ceil(x *Variable) *Variable       { return m.g.Apply("ceil", ops.Args{}, x) }
+func (m Math) Round(x *Variable) *Variable      { return m.g.Apply("round", ops.Args{}, x) }
+func (m Math) Sin(x *Variable) *Variable        { return m.g.Apply("sin", ops.Args{}, x) }
+func (m Math) Cos(x *Variable) *Variable        { return m.g.Apply("cos", ops.Args{}, x) }
+func (m Math) Rsqrt(x *Variable) *Variable      { return m.g.Apply("rsqrt", ops.Args{}, x) }
+func (m Math) Log1p(x *Variable) *Variable      { return m.g.Apply("log1p", ops.Args{}, x) }
+func (m Math) Expm1(x *Variable) *Variable      { return m.g.Apply("expm1", ops.Args{}, x) }
+func (m Math) Max(x, y *Variable) *Variable     { return m.g.Apply("maximum", ops.Args{}, x, y) }
+func (m Math) Min(x, y *Variable) *Variable     { return m.g.Apply("minimum", ops.Args{}, x, y) }
 func (m Math) SquaredDifference(x, y *Variable) *Variable {
-	return x.apply("squaredsubtract", ops.Args{}, y)
+	return m.g.Apply("squaredsubtract", ops.Args{}, x, y)
 }
 
 // NN groups the neural-network functions: g.NN().Relu(x).
@@ -211,24 +211,24 @@ func (g *Graph) NN() NN { return NN{g} }
 // NN is the namespace of neural-network functions.
 type NN struct{ g *Graph }
 
-func (n NN) Relu(x *Variable) *Variable     { return x.apply("relu", ops.Args{}) }
-func (n NN) Sigmoid(x *Variable) *Variable  { return x.apply("sigmoid", ops.Args{}) }
-func (n NN) Tanh(x *Variable) *Variable     { return x.apply("tanh", ops.Args{}) }
-func (n NN) Softplus(x *Variable) *Variable { return x.apply("softplus", ops.Args{}) }
+func (n NN) Relu(x *Variable) *Variable     { return n.g.Apply("relu", ops.Args{}, x) }
+func (n NN) Sigmoid(x *Variable) *Variable  { return n.g.Apply("sigmoid", ops.Args{}, x) }
+func (n NN) Tanh(x *Variable) *Variable     { return n.g.Apply("tanh", ops.Args{}, x) }
+func (n NN) Softplus(x *Variable) *Variable { return n.g.Apply("softplus", ops.Args{}, x) }
 
 // LeakyRelu returns x where x > 0 and alpha*x elsewhere.
 func (n NN) LeakyRelu(x *Variable, alpha float64) *Variable {
-	return x.apply("leakyrelu", ops.Args{F: []float64{alpha}})
+	return n.g.Apply("leakyrelu", ops.Args{F: []float64{alpha}}, x)
 }
 
 // Softmax normalises e^x along axis (-1 for the last).
 func (n NN) Softmax(x *Variable, axis int) *Variable {
-	return x.apply("softmax", ops.Args{I: []int64{int64(axis)}})
+	return n.g.Apply("softmax", ops.Args{I: []int64{int64(axis)}}, x)
 }
 
 // LogSoftmax returns log(softmax(x)) along axis, computed stably.
 func (n NN) LogSoftmax(x *Variable, axis int) *Variable {
-	return x.apply("log_softmax", ops.Args{I: []int64{int64(axis)}})
+	return n.g.Apply("log_softmax", ops.Args{I: []int64{int64(axis)}}, x)
 }
 
 // Loss groups the loss functions: g.Loss().MeanSquaredError(labels, preds).

@@ -145,11 +145,7 @@ func (g *Graph) addVarLocked(v *Variable, base string) *Variable {
 func (g *Graph) Placeholder(name string, dt ndarray.DType, shape ...int) *Variable {
 	for i, d := range shape {
 		if d < -1 {
-			err := fmt.Errorf("%w: placeholder %q: size %d on axis %d (use -1 for unknown)", ErrBuild, name, d, i)
-			g.mu.Lock()
-			g.record(err)
-			g.mu.Unlock()
-			return &Variable{g: g, err: err}
+			return g.fail(fmt.Errorf("%w: placeholder %q: size %d on axis %d (use -1 for unknown)", ErrBuild, name, d, i))
 		}
 	}
 	return g.addVarLocked(&Variable{name: name, kind: PLACEHOLDER, info: ops.Info{DType: dt, Shape: append([]int{}, shape...)}}, "placeholder")

@@ -161,3 +161,25 @@ func TestImpossibleShapesAreBuildErrors(t *testing.T) {
 		})
 	}
 }
+
+// The namespaces build in the graph they belong to: an input from another
+// graph is an error, not an op quietly added to that other graph.
+func TestNamespacesUseTheirGraph(t *testing.T) {
+	g1, g2 := graph.New(), graph.New()
+	x := g1.Placeholder("x", ndarray.Float64, 2)
+	for name, v := range map[string]*graph.Variable{
+		"Math().Exp":     g2.Math().Exp(x),
+		"NN().Softmax":   g2.NN().Softmax(x, -1),
+		"Identity":       g2.Identity(x),
+		"ZerosLike":      g2.ZerosLike(x),
+		"Math().Max":     g2.Math().Max(x, x),
+		"NN().LeakyRelu": g2.NN().LeakyRelu(x, 0.1),
+	} {
+		if err := v.Err(); err == nil || !strings.Contains(err.Error(), "another graph") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if n := len(g1.Ops()); n != 0 {
+		t.Errorf("g1 gained %d ops", n)
+	}
+}

@@ -61,7 +61,16 @@ func NewArrayIterator(features, labels []*ndarray.Array, batchSize int, rng *ran
 		}
 		n = a.Shape()[0]
 	}
-	it := &ArrayIterator{features: features, labels: labels, n: n, size: batchSize, rng: rng, bufs: map[int]*Batch{}}
+	// Rows are copied out of packed arrays: pack the data once here, not
+	// for every batch.
+	packAll := func(arrays []*ndarray.Array) []*ndarray.Array {
+		out := make([]*ndarray.Array, len(arrays))
+		for i, a := range arrays {
+			out[i] = ndarray.Contiguous(a)
+		}
+		return out
+	}
+	it := &ArrayIterator{features: packAll(features), labels: packAll(labels), n: n, size: batchSize, rng: rng, bufs: map[int]*Batch{}}
 	it.order = make([]int, n)
 	for i := range it.order {
 		it.order[i] = i
@@ -114,9 +123,8 @@ func rowsLike(a *ndarray.Array, m int) *ndarray.Array {
 	return ndarray.Must(ndarray.Zeros(a.DType(), shape...))
 }
 
-// gatherRows copies the given rows of src into dst.
+// gatherRows copies the given rows of src, a packed array, into dst.
 func gatherRows(dst, src *ndarray.Array, rows []int) {
-	src = ndarray.Contiguous(src)
 	per := 1
 	for _, d := range src.Shape()[1:] {
 		per *= d

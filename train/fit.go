@@ -32,10 +32,8 @@ type Trainer struct {
 	outputs  []string
 	state    [][]*ndarray.Array // per param, per updater state key
 	feeds    map[string]*ndarray.Array
-	// scratch holds, per param, a private copy of its gradient for
-	// regularization that adds to the gradient (L2): the run's gradient
-	// outputs may share a buffer with each other (add's gradient passes one
-	// array to both operands) or with a feed.
+	// scratch holds, per param, a private packed copy of its gradient, for
+	// gradients that come unpacked or shared (see Step); kept between steps.
 	scratch []*ndarray.Array
 }
 
@@ -191,14 +189,17 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 	}
 	it, ep := t.cfg.IterationCount, t.cfg.EpochCount
 	lr := t.cfg.Updater.LearningRate(it, ep)
+	changes := t.changesGradients()
 	for i, p := range t.params {
 		grad := out[t.grads[i].Name()]
-		if t.changesGradients() {
+		// The updaters want packed gradients, and regularization that adds
+		// to a gradient must not write into a buffer the run shares with
+		// another output (add's gradient hands both operands one array) or
+		// with a feed: those go through the trainer's own buffer.
+		if !grad.IsPacked() || (changes && !t.s.Exclusive(grad)) {
 			if grad, err = t.privateGrad(i, grad); err != nil {
 				return 0, err
 			}
-		} else if !grad.IsPacked() || grad.Offset() != 0 {
-			grad = ndarray.Copy(grad)
 		}
 		param := p.Value()
 		for _, r := range t.cfg.Regularization {

@@ -35,16 +35,7 @@ func (r *L2) check() error {
 
 func (r *L2) beforeUpdate(p, g *ndarray.Array, it, ep int) error {
 	c := r.Coeff.Value(it, ep)
-	return each2(g, p, func(g, p []float32) {
-		cf := float32(c)
-		for i := range g {
-			g[i] += cf * p[i]
-		}
-	}, func(g, p []float64) {
-		for i := range g {
-			g[i] += c * p[i]
-		}
-	})
+	return each(func(x [4][]float32) { axpy(x[0], c, x[1]) }, func(x [4][]float64) { axpy(x[0], c, x[1]) }, g, p)
 }
 
 func (r *L2) changesGradient() bool { return true }

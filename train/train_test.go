@@ -17,10 +17,15 @@ import (
 // oneParam builds loss = Σ (w - target)² / 2 with w a vector, so the
 // gradient is w - target, and returns a trainer over it with the updater.
 func oneParam(t *testing.T, u train.Updater, reg ...train.Regularization) (*train.Trainer, *graph.Variable) {
+	return oneParamOf(t, ndarray.Float64, u, reg...)
+}
+
+// oneParamOf is oneParam in dtype dt.
+func oneParamOf(t *testing.T, dt ndarray.DType, u train.Updater, reg ...train.Regularization) (*train.Trainer, *graph.Variable) {
 	t.Helper()
 	g := graph.New()
-	x := g.Placeholder("x", ndarray.Float64, 2) // the target
-	w := g.Var("w", ndarray.Must(ndarray.FromSlice([]float64{1, -2})))
+	x := g.Placeholder("x", dt, 2) // the target
+	w := g.Var("w", ndarray.Must(ndarray.Cast(ndarray.Must(ndarray.FromSlice([]float64{1, -2})), dt)))
 	loss := g.Math().Square(w.Sub(x)).Sum().MulScalar(0.5).Named("loss")
 	if err := g.SetLoss(loss.Name()); err != nil {
 		t.Fatal(err)
@@ -32,48 +37,64 @@ func oneParam(t *testing.T, u train.Updater, reg ...train.Regularization) (*trai
 	return tr, w
 }
 
-func zeroTarget() *train.Batch {
-	return &train.Batch{Features: []*ndarray.Array{ndarray.Must(ndarray.Zeros(ndarray.Float64, 2))}}
+func zeroTarget() *train.Batch { return zeroTargetOf(ndarray.Float64) }
+
+func zeroTargetOf(dt ndarray.DType) *train.Batch {
+	return &train.Batch{Features: []*ndarray.Array{ndarray.Must(ndarray.Zeros(dt, 2))}}
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*(1+math.Abs(b)) }
+// tolerance is the relative error allowed against hand-worked values.
+func tolerance(dt ndarray.DType) float64 {
+	if dt == ndarray.Float32 {
+		return 1e-6
+	}
+	return 1e-12
+}
 
 func checkW(t *testing.T, w *graph.Variable, want ...float64) {
 	t.Helper()
 	got := w.Value().Float64s()
+	tol := tolerance(w.DType())
 	for i := range want {
-		if !near(got[i], want[i]) {
+		if math.Abs(got[i]-want[i]) > tol*(1+math.Abs(want[i])) {
 			t.Fatalf("w = %v, want %v", got, want)
 		}
 	}
 }
 
-// Each updater's first steps against the formulas worked by hand. With
-// target 0 the gradient is w itself.
+// Each updater's first steps against the formulas worked by hand, in both
+// float dtypes (the updaters' loops are instantiated per dtype). With target
+// 0 the gradient is w itself.
 func TestUpdaterSteps(t *testing.T) {
+	for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
+		t.Run(dt.String(), func(t *testing.T) { updaterSteps(t, dt) })
+	}
+}
+
+func updaterSteps(t *testing.T, dt ndarray.DType) {
 	t.Run("SGD", func(t *testing.T) {
-		tr, w := oneParam(t, train.NewSGD(0.1))
-		tr.Step(zeroTarget())
+		tr, w := oneParamOf(t, dt, train.NewSGD(0.1))
+		tr.Step(zeroTargetOf(dt))
 		checkW(t, w, 0.9, -1.8)
 	})
 	t.Run("Momentum", func(t *testing.T) {
-		tr, w := oneParam(t, train.NewMomentum(0.1, 0.9, false))
-		tr.Step(zeroTarget()) // v = -0.1·w0 = (-0.1, 0.2); w = (0.9, -1.8)
-		tr.Step(zeroTarget()) // v = 0.9·v - 0.1·w = (-0.18, 0.36); w = (0.72, -1.44)
+		tr, w := oneParamOf(t, dt, train.NewMomentum(0.1, 0.9, false))
+		tr.Step(zeroTargetOf(dt)) // v = -0.1·w0 = (-0.1, 0.2); w = (0.9, -1.8)
+		tr.Step(zeroTargetOf(dt)) // v = 0.9·v - 0.1·w = (-0.18, 0.36); w = (0.72, -1.44)
 		checkW(t, w, 0.72, -1.44)
 	})
 	t.Run("Nesterov", func(t *testing.T) {
-		tr, w := oneParam(t, train.NewMomentum(0.1, 0.9, true))
-		tr.Step(zeroTarget()) // v=(-0.1,0.2); w += -0.9·0 + 1.9·v = (0.81, -1.62)
+		tr, w := oneParamOf(t, dt, train.NewMomentum(0.1, 0.9, true))
+		tr.Step(zeroTargetOf(dt)) // v=(-0.1,0.2); w += -0.9·0 + 1.9·v = (0.81, -1.62)
 		checkW(t, w, 0.81, -1.62)
 	})
 	t.Run("Adam", func(t *testing.T) {
-		tr, w := oneParam(t, train.NewAdam(0.01))
-		tr.Step(zeroTarget())
+		tr, w := oneParamOf(t, dt, train.NewAdam(0.01))
+		tr.Step(zeroTargetOf(dt))
 		// Step 1: m̂ = g, v̂ = g², so w -= lr·g/(|g|+ε): each moves by 0.01.
 		checkW(t, w, 1-0.01/(1+1e-8), -2+0.02/(2+1e-8))
 		w1 := w.Value().Float64s()
-		tr.Step(zeroTarget())
+		tr.Step(zeroTargetOf(dt))
 		// Step 2 from the definitions.
 		b1, b2 := 0.9, 0.999
 		for i, w0 := range []float64{1, -2} {
@@ -82,25 +103,25 @@ func TestUpdaterSteps(t *testing.T) {
 			v := b2*(1-b2)*g0*g0 + (1-b2)*g1*g1
 			mh, vh := m/(1-b1*b1), v/(1-b2*b2)
 			want := w1[i] - 0.01*mh/(math.Sqrt(vh)+1e-8)
-			if got := w.Value().Float64s()[i]; math.Abs(got-want) > 1e-12 {
+			if got := w.Value().Float64s()[i]; math.Abs(got-want) > tolerance(dt)*(1+math.Abs(want)) {
 				t.Errorf("Adam step 2, element %d: %v, want %v", i, got, want)
 			}
 		}
 	})
 	t.Run("AdamW", func(t *testing.T) {
-		tr, w := oneParam(t, train.NewAdamW(0.01, 0.1))
-		tr.Step(zeroTarget())
+		tr, w := oneParamOf(t, dt, train.NewAdamW(0.01, 0.1))
+		tr.Step(zeroTargetOf(dt))
 		// Adam's step plus the decoupled decay lr·wd·w0.
 		checkW(t, w, 1-0.01/(1+1e-8)-0.001*1, -2+0.02/(2+1e-8)+0.001*2)
 	})
 	t.Run("L2", func(t *testing.T) {
-		tr, w := oneParam(t, train.NewSGD(0.1), train.NewL2(0.5))
-		tr.Step(zeroTarget()) // g = w + 0.5w = 1.5w
+		tr, w := oneParamOf(t, dt, train.NewSGD(0.1), train.NewL2(0.5))
+		tr.Step(zeroTargetOf(dt)) // g = w + 0.5w = 1.5w
 		checkW(t, w, 0.85, -1.7)
 	})
 	t.Run("WeightDecay", func(t *testing.T) {
-		tr, w := oneParam(t, train.NewSGD(0.1), train.NewWeightDecay(0.5))
-		tr.Step(zeroTarget()) // w = 0.9w, then w -= 0.1·0.5·w
+		tr, w := oneParamOf(t, dt, train.NewSGD(0.1), train.NewWeightDecay(0.5))
+		tr.Step(zeroTargetOf(dt)) // w = 0.9w, then w -= 0.1·0.5·w
 		checkW(t, w, 0.9*0.95, -1.8*0.95)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
 )
 
@@ -37,17 +38,11 @@ func (u *SGD) check() error                    { return checkSchedule("Sgd", u.L
 
 func (u *SGD) apply(p, g *ndarray.Array, _ []*ndarray.Array, it, ep int) error {
 	lr := u.LearningRate(it, ep)
-	return each2(p, g, func(pf, gf []float32) {
-		l := float32(lr)
-		for i := range pf {
-			pf[i] -= l * gf[i]
-		}
-	}, func(pd, gd []float64) {
-		for i := range pd {
-			pd[i] -= lr * gd[i]
-		}
-	})
+	return each(func(x [4][]float32) { axpy(x[0], -lr, x[1]) }, func(x [4][]float64) { axpy(x[0], -lr, x[1]) }, p, g)
 }
+
+// axpy is dst += a·x with the kernels.
+func axpy[T kernels.Float](dst []T, a float64, x []T) { kernels.For[T]().Axpy(dst, T(a), x) }
 
 // Momentum is gradient descent with momentum: v = μ·v - lr·g; p += v. With
 // Nesterov set it uses Nesterov's lookahead (DL4J's Nesterovs updater):
@@ -79,29 +74,27 @@ func (u *Momentum) check() error {
 }
 
 func (u *Momentum) apply(p, g *ndarray.Array, st []*ndarray.Array, it, ep int) error {
-	lr, mu := u.LearningRate(it, ep), u.Momentum
-	return each3(p, g, st[0], func(p, g, v []float64) {
-		for i := range p {
-			prev := v[i]
-			v[i] = mu*v[i] - lr*g[i]
-			if u.Nesterov {
-				p[i] += -mu*prev + (1+mu)*v[i]
-			} else {
-				p[i] += v[i]
-			}
-		}
-	}, func(p, g, v []float32) {
-		l, m := float32(lr), float32(mu)
+	lr := u.LearningRate(it, ep)
+	return each(func(x [4][]float32) { momentumStep(x, lr, u.Momentum, u.Nesterov) },
+		func(x [4][]float64) { momentumStep(x, lr, u.Momentum, u.Nesterov) }, p, g, st[0])
+}
+
+// momentumStep updates x = {p, g, v}.
+func momentumStep[T kernels.Float](x [4][]T, lr, mu float64, nesterov bool) {
+	p, g, v := x[0], x[1], x[2]
+	l, m := T(lr), T(mu)
+	if nesterov {
 		for i := range p {
 			prev := v[i]
 			v[i] = m*v[i] - l*g[i]
-			if u.Nesterov {
-				p[i] += -m*prev + (1+m)*v[i]
-			} else {
-				p[i] += v[i]
-			}
+			p[i] += -m*prev + (1+m)*v[i]
 		}
-	})
+		return
+	}
+	for i := range p {
+		v[i] = m*v[i] - l*g[i]
+		p[i] += v[i]
+	}
 }
 
 // Adam is Kingma and Ba's updater; with WeightDecay it is AdamW (Loshchilov
@@ -154,20 +147,21 @@ func (u *Adam) apply(p, g *ndarray.Array, st []*ndarray.Array, it, ep int) error
 	// efficient form: α_t = lr·√(1-β2^t)/(1-β1^t).
 	alpha := lr * math.Sqrt(1-math.Pow(b2, t)) / (1 - math.Pow(b1, t))
 	epsHat := eps * math.Sqrt(1-math.Pow(b2, t))
-	return each4(p, g, st[0], st[1], func(p, g, m, v []float64) {
-		for i := range p {
-			m[i] = b1*m[i] + (1-b1)*g[i]
-			v[i] = b2*v[i] + (1-b2)*g[i]*g[i]
-			p[i] -= alpha*m[i]/(math.Sqrt(v[i])+epsHat) + lr*wd*p[i]
-		}
-	}, func(p, g, m, v []float32) {
-		fb1, fb2, fa, fe, fd := float32(b1), float32(b2), float32(alpha), float32(epsHat), float32(lr*wd)
-		for i := range p {
-			m[i] = fb1*m[i] + (1-fb1)*g[i]
-			v[i] = fb2*v[i] + (1-fb2)*g[i]*g[i]
-			p[i] -= fa*m[i]/(float32(math.Sqrt(float64(v[i])))+fe) + fd*p[i]
-		}
-	})
+	c := adamCoeffs{b1: b1, b2: b2, alpha: alpha, epsHat: epsHat, decay: lr * wd}
+	return each(func(x [4][]float32) { adamStep(x, c) }, func(x [4][]float64) { adamStep(x, c) }, p, g, st[0], st[1])
+}
+
+type adamCoeffs struct{ b1, b2, alpha, epsHat, decay float64 }
+
+// adamStep updates x = {p, g, m, v}.
+func adamStep[T kernels.Float](x [4][]T, c adamCoeffs) {
+	p, g, m, v := x[0], x[1], x[2], x[3]
+	b1, b2, alpha, eps, decay := T(c.b1), T(c.b2), T(c.alpha), T(c.epsHat), T(c.decay)
+	for i := range p {
+		m[i] = b1*m[i] + (1-b1)*g[i]
+		v[i] = b2*v[i] + (1-b2)*g[i]*g[i]
+		p[i] -= alpha*m[i]/(T(math.Sqrt(float64(v[i])))+eps) + decay*p[i]
+	}
 }
 
 // The loops above run on packed arrays of one dtype; these helpers check
@@ -182,55 +176,30 @@ func packed(arrs ...*ndarray.Array) error {
 	return nil
 }
 
-func f64s(a *ndarray.Array) []float64 {
-	return ndarray.Raw[float64](a)[a.Offset() : a.Offset()+a.Size()]
-}
-
-func f32s(a *ndarray.Array) []float32 {
-	return ndarray.Raw[float32](a)[a.Offset() : a.Offset()+a.Size()]
-}
-
-func each2(p, g *ndarray.Array, f32 func(p, g []float32), f64 func(p, g []float64)) error {
-	if err := packed(p, g); err != nil {
+// each calls f32 or f64, by dtype, with the elements of arrays: a
+// parameter, its gradient and the updater's state for it (at most four),
+// all packed and alike.
+func each(f32 func([4][]float32), f64 func([4][]float64), arrays ...*ndarray.Array) error {
+	if err := packed(arrays...); err != nil {
 		return err
 	}
-	switch p.DType() {
+	switch arrays[0].DType() {
 	case ndarray.Float32:
-		f32(f32s(p), f32s(g))
+		f32(elems[float32](arrays))
 	case ndarray.Float64:
-		f64(f64s(p), f64s(g))
+		f64(elems[float64](arrays))
 	default:
-		return fmt.Errorf("train: cannot update a %v parameter", p.DType())
+		return fmt.Errorf("train: cannot update a %v parameter", arrays[0].DType())
 	}
 	return nil
 }
 
-func each3(p, g, a *ndarray.Array, f64 func(p, g, a []float64), f32 func(p, g, a []float32)) error {
-	if err := packed(p, g, a); err != nil {
-		return err
+// elems gives the arrays' elements (up to four) in a fixed-size array: the
+// callbacks take it by value, so a step allocates nothing.
+func elems[T kernels.Float](arrays []*ndarray.Array) [4][]T {
+	var x [4][]T
+	for i, a := range arrays {
+		x[i] = ndarray.Raw[T](a)[a.Offset() : a.Offset()+a.Size()]
 	}
-	switch p.DType() {
-	case ndarray.Float32:
-		f32(f32s(p), f32s(g), f32s(a))
-	case ndarray.Float64:
-		f64(f64s(p), f64s(g), f64s(a))
-	default:
-		return fmt.Errorf("train: cannot update a %v parameter", p.DType())
-	}
-	return nil
-}
-
-func each4(p, g, a, b *ndarray.Array, f64 func(p, g, a, b []float64), f32 func(p, g, a, b []float32)) error {
-	if err := packed(p, g, a, b); err != nil {
-		return err
-	}
-	switch p.DType() {
-	case ndarray.Float32:
-		f32(f32s(p), f32s(g), f32s(a), f32s(b))
-	case ndarray.Float64:
-		f64(f64s(p), f64s(g), f64s(a), f64s(b))
-	default:
-		return fmt.Errorf("train: cannot update a %v parameter", p.DType())
-	}
-	return nil
+	return x
 }
