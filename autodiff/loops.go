@@ -75,7 +75,7 @@ func analyzeLoops(all []*graph.Op) (*loopAnalysis, error) {
 		}
 		var f *frameInfo
 		for i, in := range o.Inputs() {
-			if p := in.Op(); p != nil && p.OpName() == "next_iteration" && o.OpName() == "merge" {
+			if o.IsBackEdge(i) {
 				continue // a back edge: the merge's frame comes from its entering value
 			}
 			if o.OpName() == "loop_value" && i == 0 {

@@ -191,7 +191,7 @@ func (p *plan) addDynamicSteps(g *graph.Graph, need map[*graph.Op]bool, slotOf f
 			if len(p.consumers[sl]) == 0 || p.consumers[sl][len(p.consumers[sl])-1] != k {
 				p.consumers[sl] = append(p.consumers[sl], k)
 			}
-			if prod := st.op.Inputs()[i].Op(); st.op.OpName() == "merge" && prod != nil && prod.OpName() == "next_iteration" {
+			if st.op.IsBackEdge(i) {
 				p.backEdge[k][i] = true
 				p.loopMerge[k] = true
 			}

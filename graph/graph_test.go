@@ -183,3 +183,35 @@ func TestNamespacesUseTheirGraph(t *testing.T) {
 		t.Errorf("g1 gained %d ops", n)
 	}
 }
+
+// Only the merge input that next_iteration carries round the loop is a back
+// edge; the entering value and every other op's inputs are not.
+func TestIsBackEdge(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, 2)
+	if _, err := g.While([]*graph.Variable{x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Sum().Gt(g.Scalar(ndarray.Float32, 0)) },
+		func(v []*graph.Variable) []*graph.Variable { return []*graph.Variable{v[0].Neg()} }); err != nil {
+		t.Fatal(err)
+	}
+	var merges, back int
+	for _, o := range g.Ops() {
+		for i := range o.Inputs() {
+			if o.IsBackEdge(i) {
+				back++
+				if o.OpName() != "merge" || o.Inputs()[i].Op().OpName() != "next_iteration" || i != 1 {
+					t.Errorf("%s input %d (%s) is called a back edge", o, i, o.Inputs()[i].Name())
+				}
+			}
+		}
+		if o.OpName() == "merge" {
+			merges++
+			if o.IsBackEdge(0) {
+				t.Errorf("the entering value of %s is called a back edge", o)
+			}
+		}
+	}
+	if merges != 1 || back != 1 {
+		t.Errorf("%d merges, %d back edges; want 1 and 1", merges, back)
+	}
+}

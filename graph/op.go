@@ -39,6 +39,17 @@ func (o *Op) Inputs() []*Variable { return o.inputs }
 // Outputs returns the output variables. The caller must not change the slice.
 func (o *Op) Outputs() []*Variable { return o.outputs }
 
+// IsBackEdge reports whether input i closes a loop: an input of a merge that
+// a next_iteration produces (added by AddBackEdge once the loop body exists).
+// Walks of the graph that must not go round a loop skip these inputs.
+func (o *Op) IsBackEdge(i int) bool {
+	if o.opName != "merge" {
+		return false
+	}
+	p := o.inputs[i].op
+	return p != nil && p.opName == "next_iteration"
+}
+
 // Opaque returns what a file loader attached to the node (for an op sdgo does
 // not implement: everything needed to save it back unchanged).
 func (o *Op) Opaque() any { return o.opaque }
