@@ -64,13 +64,8 @@ func chainBench(rounds, steps int) ([]result, error) {
 		m.Reset()
 		return nil
 	}
-	for i := 0; i < 10; i++ {
-		if err := step(); err != nil {
-			return nil, err
-		}
-		if err := gstep(); err != nil {
-			return nil, err
-		}
+	if err := warmUp(10, step, gstep); err != nil {
+		return nil, err
 	}
 	allocs, bytes, err := allocsPerStep(steps, step)
 	if err != nil {

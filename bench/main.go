@@ -15,7 +15,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -98,6 +98,19 @@ func main() {
 func mib(b int64) string   { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 func kib(b float64) string { return fmt.Sprintf("%.1f KiB", b/1024) }
 
+// warmUp runs each of fs n times, in turn, so that pools, plans and caches
+// are filled before anything is measured.
+func warmUp(n int, fs ...func() error) error {
+	for i := 0; i < n; i++ {
+		for _, f := range fs {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // median times f (which runs steps steps) over rounds and returns the
 // median time per step.
 func median(rounds, steps int, f func() error) (time.Duration, error) {
@@ -111,8 +124,14 @@ func median(rounds, steps int, f func() error) (time.Duration, error) {
 		}
 		ts = append(ts, time.Since(start)/time.Duration(steps))
 	}
-	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
-	return ts[len(ts)/2], nil
+	return med(ts), nil
+}
+
+// med is the median of ts (the upper one of an even count).
+func med(ts []time.Duration) time.Duration {
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // allocsPerStep measures what f allocates per call, on average over n calls.

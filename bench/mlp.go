@@ -157,10 +157,8 @@ func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
 		return nil, err
 	}
 	step := func() error { _, err := tr.Step(b); return err }
-	for i := 0; i < 3; i++ {
-		if err := step(); err != nil {
-			return nil, err
-		}
+	if err := warmUp(3, step); err != nil {
+		return nil, err
 	}
 	// Peak heap of a step: the heap's objects sampled after every op,
 	// less what the process held before the model existed.
@@ -179,10 +177,8 @@ func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < 3; i++ {
-		if err := step(); err != nil {
-			return nil, err
-		}
+	if err := warmUp(3, step); err != nil {
+		return nil, err
 	}
 	allocs, bytes, err := allocsPerStep(steps, step)
 	if err != nil {
@@ -192,10 +188,8 @@ func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < 2; i++ {
-		if err := gm.step(); err != nil {
-			return nil, err
-		}
+	if err := warmUp(2, gm.step); err != nil {
+		return nil, err
 	}
 	// Interleave the engines' rounds so that both see the same load.
 	var st, gt []time.Duration
@@ -230,16 +224,4 @@ func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
 		res.note = fmt.Sprintf("live heap after 100 steps %s, after %d steps %s (growth %+.1f KiB)\n", mib(h100), long, mib(h1000), float64(h1000-h100)/1024)
 	}
 	return []result{res}, nil
-}
-
-func med(ts []time.Duration) time.Duration {
-	s := append([]time.Duration(nil), ts...)
-	for i := range s {
-		for j := i + 1; j < len(s); j++ {
-			if s[j] < s[i] {
-				s[i], s[j] = s[j], s[i]
-			}
-		}
-	}
-	return s[len(s)/2]
 }

@@ -30,10 +30,8 @@ func parallelBench(rounds, steps int) ([]result, error) {
 		s := exec.New(g)
 		s.Parallel = workers
 		step := func() error { _, err := s.Output(feeds, out); return err }
-		for i := 0; i < 3; i++ {
-			if err := step(); err != nil {
-				return result{}, err
-			}
+		if err := warmUp(3, step); err != nil {
+			return result{}, err
 		}
 		t, err := median(rounds, steps*5, step)
 		return result{sdgo: t}, err
@@ -53,10 +51,8 @@ func parallelBench(rounds, steps int) ([]result, error) {
 		return nil, err
 	}
 	step := func() error { _, err := tr.Step(b); return err }
-	for i := 0; i < 3; i++ {
-		if err := step(); err != nil {
-			return nil, err
-		}
+	if err := warmUp(3, step); err != nil {
+		return nil, err
 	}
 	ts, err := median(rounds, steps, step)
 	if err != nil {

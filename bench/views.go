@@ -72,13 +72,8 @@ func viewsBench(rounds, steps int) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < 2; i++ {
-		if err := inPlace(); err != nil {
-			return nil, err
-		}
-		if err := copying(); err != nil {
-			return nil, err
-		}
+	if err := warmUp(2, inPlace, copying); err != nil {
+		return nil, err
 	}
 	allocs, bytes, err := allocsPerStep(steps, inPlace)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/sdgo/sdgo/ndarray"
@@ -149,13 +150,14 @@ func arrayFromRaw(a *rawArray, dtHint ndarray.DType) (loadedArray, error) {
 		if dt == ndarray.Bool {
 			data = normalizeBools(data)
 		}
-		if s.Order == orderF && needsReorder(shape) {
-			data = fToC(data, w, shape)
-		}
 	}
 	buf, err := ndarray.BufferFromBytes(dt, n, data)
 	if err != nil {
 		return loadedArray{}, err
+	}
+	if !isString(dt) && s.Order == orderF && needsReorder(shape) {
+		arr, err := fToC(buf, shape)
+		return loadedArray{arr: arr}, err
 	}
 	arr, err := ndarray.NewView(buf, ndarray.Packed(shape...))
 	return loadedArray{arr: arr}, err
@@ -191,45 +193,25 @@ func needsReorder(shape []int) bool {
 	return n > 1
 }
 
-// fToC reorders a dense 'f'-order buffer of w-byte elements into C order.
-func fToC(src []byte, w int, shape []int) []byte {
-	r := len(shape)
-	fs := make([]int, r) // f-order strides in elements
-	st := 1
-	for i := 0; i < r; i++ {
-		fs[i] = st
-		st *= shape[i]
+// fToC returns a packed C-order array of shape over buf, a dense 'f'-order
+// buffer: that buffer is the C-order buffer of the reversed shape, whose axes
+// reversed again give shape.
+func fToC(buf *ndarray.Buffer, shape []int) (*ndarray.Array, error) {
+	rev := slices.Clone(shape)
+	slices.Reverse(rev)
+	v, err := ndarray.NewView(buf, ndarray.Packed(rev...))
+	if err != nil {
+		return nil, err
 	}
-	return gatherBytes(src, w, shape, fs, 0)
+	return ndarray.Permute(v)
 }
 
-// gatherBytes copies the w-byte elements at the positions a layout gives
-// (strides and offset in elements) into a packed C-order buffer.
-func gatherBytes(src []byte, w int, shape, strides []int, offset int) []byte {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	dst := alignedBytes(n * w)
-	if n == 0 {
-		return dst
-	}
-	r := len(shape)
-	idx := make([]int, r)
-	off := offset
-	for k := 0; k < n; k++ {
-		copy(dst[k*w:(k+1)*w], src[off*w:(off+1)*w])
-		for i := r - 1; i >= 0; i-- {
-			idx[i]++
-			off += strides[i]
-			if idx[i] < shape[i] {
-				break
-			}
-			off -= idx[i] * strides[i]
-			idx[i] = 0
-		}
-	}
-	return dst
+// packedBytes returns a fixed-width array's elements in C order, native byte
+// order: a slice of its buffer when it is packed, else of a packed copy.
+func packedBytes(a *ndarray.Array) []byte {
+	c := ndarray.Contiguous(a)
+	w := c.DType().Size()
+	return c.Buffer().Bytes()[c.Offset()*w : (c.Offset()+c.Size())*w]
 }
 
 // stringOffsets finds the offsets of a string array's n strings in one of the
@@ -303,29 +285,6 @@ func Strings(a *ndarray.Array) ([]string, error) {
 	return ndarray.Strings(a)
 }
 
-// forEachOffset calls f with the buffer position of every element of a
-// layout, in C order.
-func forEachOffset(shape, strides []int, offset int, f func(int)) {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	idx := make([]int, len(shape))
-	off := offset
-	for k := 0; k < n; k++ {
-		f(off)
-		for i := len(shape) - 1; i >= 0; i-- {
-			idx[i]++
-			off += strides[i]
-			if idx[i] < shape[i] {
-				break
-			}
-			off -= idx[i] * strides[i]
-			idx[i] = 0
-		}
-	}
-}
-
 // StringArray returns a UTF8 array of the given shape holding ss (a vector
 // when no shape is given), which a graph can hold as a constant and a file
 // can store.
@@ -358,32 +317,22 @@ func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, longScalar bool)
 	if n == 0 {
 		return out, nil
 	}
-	buf := a.Buffer()
-	src := buf.Bytes()
 	if isString(dt) {
-		offs, data, ok := stringOffsets(src, buf.Len(), byteOrderOf(nativeBO))
-		if !ok {
-			return rawArray{}, fmt.Errorf("string array buffer is inconsistent")
+		ss, err := ndarray.Strings(a)
+		if err != nil {
+			return rawArray{}, err
 		}
-		if !(a.IsPacked() && l.Offset == 0 && n == buf.Len()) {
-			no := make([]uint64, 1, n+1)
-			var nd []byte
-			forEachOffset(l.Shape, l.Strides, l.Offset, func(off int) {
-				nd = append(nd, data[offs[off]:offs[off+1]]...)
-				no = append(no, uint64(len(nd)))
-			})
-			offs, data = no, nd
+		offs := make([]uint64, len(ss)+1)
+		var data []byte
+		for i, x := range ss {
+			data = append(data, x...)
+			offs[i+1] = uint64(len(data))
 		}
-		out.Buffer = encodeStringBuffer(offs, data[:offs[len(offs)-1]], bo, bo == fb.ByteOrderBE)
+		out.Buffer = encodeStringBuffer(offs, data, bo, bo == fb.ByteOrderBE)
 		return out, nil
 	}
 	w := dt.Size()
-	var b []byte
-	if a.IsPacked() {
-		b = src[l.Offset*w : (l.Offset+n)*w]
-	} else {
-		b = gatherBytes(src, w, l.Shape, l.Strides, l.Offset)
-	}
+	b := packedBytes(a)
 	if w > 1 && bo != nativeBO {
 		c := make([]byte, len(b))
 		swapBytes(c, b, w)

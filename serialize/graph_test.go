@@ -2,6 +2,7 @@ package serialize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -152,11 +153,6 @@ func arrayDiff(x, y *ndarray.Array) string {
 		}
 	}
 	return ""
-}
-
-func packedBytes(a *ndarray.Array) []byte {
-	l := a.Layout()
-	return gatherBytes(a.Buffer().Bytes(), a.DType().Size(), l.Shape, l.Strides, l.Offset)
 }
 
 // roundTrip saves g with opts, loads it back and checks the graphs agree.
@@ -567,6 +563,28 @@ func TestArrayFromRawLayouts(t *testing.T) {
 		}
 		if c.name == "empty scalar" && (!la.emptyScalar || la.arr.DType() != ndarray.Int32) {
 			t.Errorf("empty scalar: %+v %v", la, la.arr.DType())
+		}
+	}
+	// 'f' order of a dtype sdgo does not compute with (HALF, kept as bytes),
+	// in both byte orders: element (i,j) = 10i+j.
+	for _, bo := range []fb.ByteOrder{fb.ByteOrderLE, fb.ByteOrderBE} {
+		f := make([]byte, 12)
+		for j := range 3 {
+			for i := range 2 {
+				byteOrderOf(bo).PutUint16(f[2*(2*j+i):], uint16(10*i+j))
+			}
+		}
+		a := rawArray{ShapeInfo: []int64{2, 2, 3, 1, 2, arrayHalf, 1, 'f'}, Buffer: f, DType: fb.DTypeHALF, ByteOrder: bo}
+		la, err := arrayFromRaw(&a, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []uint16
+		for k, pb := 0, packedBytes(la.arr); k < len(pb); k += 2 {
+			got = append(got, binary.NativeEndian.Uint16(pb[k:]))
+		}
+		if fmt.Sprint(la.arr.Shape(), got) != "[2 3] [0 1 2 10 11 12]" {
+			t.Errorf("f-order HALF (%v): %v %v", bo, la.arr.Shape(), got)
 		}
 	}
 	// Little-endian and aligned: no copy.

@@ -2,6 +2,7 @@ package serialize
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/sdgo/sdgo/ndarray"
@@ -204,26 +205,12 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 	return a
 }
 
-// argsEqual compares arguments, treating nil and empty alike.
+// argsEqual compares arguments, treating nil and empty alike and a NaN as
+// equal to a NaN (validation's argsDiff uses the same rule).
 func argsEqual(a, b *ops.Args) bool {
-	return eqSlice(a.F, b.F, func(x, y float64) bool { return x == y || x != x && y != y }) &&
-		eqSlice(a.I, b.I, func(x, y int64) bool { return x == y }) &&
-		eqSlice(a.B, b.B, func(x, y bool) bool { return x == y }) &&
-		eqSlice(a.D, b.D, func(x, y ndarray.DType) bool { return x == y }) &&
-		eqSlice(a.S, b.S, func(x, y string) bool { return x == y }) &&
-		eqSlice(a.Dims, b.Dims, func(x, y int) bool { return x == y })
-}
-
-func eqSlice[T any](a, b []T, eq func(T, T) bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !eq(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+	return slices.EqualFunc(a.F, b.F, func(x, y float64) bool { return x == y || x != x && y != y }) &&
+		slices.Equal(a.I, b.I) && slices.Equal(a.B, b.B) && slices.Equal(a.D, b.D) &&
+		slices.Equal(a.S, b.S) && slices.Equal(a.Dims, b.Dims)
 }
 
 // sortedUnique returns the distinct strings of s, sorted.

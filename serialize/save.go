@@ -1,7 +1,6 @@
 package serialize
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +58,7 @@ func Save(path string, g *graph.Graph, opts *SaveOptions) (err error) {
 	if testHookWriter != nil {
 		w = testHookWriter(w)
 	}
-	if _, err = w.Write(buf); err != nil {
+	if err = writeAll(w, buf); err != nil {
 		return fmt.Errorf("serialize: writing %s: %w", path, err)
 	}
 	mode := os.FileMode(0o644)
@@ -90,10 +89,20 @@ func Write(w io.Writer, g *graph.Graph, opts *SaveOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(w, bytes.NewReader(buf)); err != nil {
+	if err := writeAll(w, buf); err != nil {
 		return fmt.Errorf("serialize: writing graph: %w", err)
 	}
 	return nil
+}
+
+// writeAll writes buf to w in one call; a short write without an error is
+// io.ErrShortWrite.
+func writeAll(w io.Writer, buf []byte) error {
+	n, err := w.Write(buf)
+	if err == nil && n != len(buf) {
+		err = io.ErrShortWrite
+	}
+	return err
 }
 
 // Encode returns g as the bytes of a graph file.

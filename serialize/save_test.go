@@ -32,6 +32,12 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 	return f.w.Write(p)
 }
 
+// shortWriter breaks io.Writer's contract: it takes half of every write and
+// reports no error.
+type shortWriter struct{}
+
+func (shortWriter) Write(p []byte) (int, error) { return len(p) / 2, nil }
+
 // TestSaveAtomic: Save replaces the file only when the new one is complete;
 // a failed save (write error, encode error, no such directory) leaves the
 // previous file as it was and no temporary file behind.
@@ -127,6 +133,15 @@ func TestSaveAtomic(t *testing.T) {
 	}
 	if err := Write(&failingWriter{w: io.Discard, n: 10}, g, nil); !errors.Is(err, errInjected) {
 		t.Fatalf("Write to a failing writer: %v", err)
+	}
+	if err := Write(shortWriter{}, g, nil); !errors.Is(err, io.ErrShortWrite) {
+		t.Fatalf("Write to a writer that writes short without an error: %v", err)
+	}
+	testHookWriter = func(io.Writer) io.Writer { return shortWriter{} }
+	err = Save(path, other, nil)
+	testHookWriter = nil
+	if !errors.Is(err, io.ErrShortWrite) {
+		t.Fatalf("Save with a writer that writes short without an error: %v", err)
 	}
 }
 

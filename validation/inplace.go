@@ -194,7 +194,8 @@ func (l *NonInPlace) PostOp(ev *exec.OpEvent) error {
 		l.stats.add(st)
 		l.mu.Unlock()
 	}()
-	opDesc := fmt.Sprintf("op %q (%s)", ev.Op.Name(), ev.Op.OpName())
+	// Formatted only for an error: PostOp runs after every op of a watched run.
+	opDesc := func() string { return fmt.Sprintf("op %q (%s)", ev.Op.Name(), ev.Op.OpName()) }
 	inName := func(i int) string {
 		if ins := ev.Op.Inputs(); i < len(ins) {
 			return ins[i].Name()
@@ -216,10 +217,10 @@ func (l *NonInPlace) PostOp(ev *exec.OpEvent) error {
 			was, now := elemString(a.DType(), s.data, pos), elemAt(a, idx)
 			if s.written != nil {
 				return fmt.Errorf("validation: %w: %s wrote outside the view it writes: input %d (%q) element %v was %s, now %s",
-					ErrInPlace, opDesc, i, inName(i), idx, was, now)
+					ErrInPlace, opDesc(), i, inName(i), idx, was, now)
 			}
 			return fmt.Errorf("validation: %w: %s changed its input %d (%q): element %v was %s, now %s",
-				ErrInPlace, opDesc, i, inName(i), idx, was, now)
+				ErrInPlace, opDesc(), i, inName(i), idx, was, now)
 		}
 	}
 	def := ev.Op.Def()
@@ -230,15 +231,15 @@ func (l *NonInPlace) PostOp(ev *exec.OpEvent) error {
 		}
 		st.Views++
 		if !out.SameBuffer(in) {
-			return fmt.Errorf("validation: %w: %s is a view op but its output does not share input 0's (%q) buffer", ErrInPlace, opDesc, inName(0))
+			return fmt.Errorf("validation: %w: %s is a view op but its output does not share input 0's (%q) buffer", ErrInPlace, opDesc(), inName(0))
 		}
 		if err := out.Layout().Validate(out.Buffer().Len()); err != nil {
-			return fmt.Errorf("validation: %w: %s returned a view whose layout does not fit input 0's (%q) buffer: %v", ErrInPlace, opDesc, inName(0), err)
+			return fmt.Errorf("validation: %w: %s returned a view whose layout does not fit input 0's (%q) buffer: %v", ErrInPlace, opDesc(), inName(0), err)
 		}
 		if f := regionOf(def.Name); f != nil {
 			want, err := f(ev.Inputs, 0)
 			if err == nil && !sameElements(want, out.Layout()) {
-				return fmt.Errorf("validation: %w: %s returned the view %v of input 0 (%q), but its indices select %v", ErrInPlace, opDesc, out.Layout(), inName(0), want)
+				return fmt.Errorf("validation: %w: %s returned the view %v of input 0 (%q), but its indices select %v", ErrInPlace, opDesc(), out.Layout(), inName(0), want)
 			}
 		}
 	}
@@ -305,15 +306,7 @@ func compare(a *ndarray.Array, s *inputSnap) (first, outside int, ok bool) {
 	sz := a.DType().Size()
 	raw := a.Buffer().Bytes()
 	if sz == 0 {
-		if bytes.Equal(raw, s.data) {
-			return 0, 0, true
-		}
-		for i := range raw {
-			if i >= len(s.data) || raw[i] != s.data[i] {
-				return 0, 0, false
-			}
-		}
-		return 0, 0, false
+		return 0, 0, bytes.Equal(raw, s.data)
 	}
 	flat := 0
 	first = -1

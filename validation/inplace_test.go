@@ -64,6 +64,23 @@ func TestListenerComparesBits(t *testing.T) {
 	wantInPlaceErr(t, err, `op "test_nan_flip" (test_nan_flip)`, `input 0 ("x")`, "element [1] was NaN(0x7ff8000000000001), now NaN(0x7ff8000000000007)")
 }
 
+// A string input (no fixed element size) is compared byte for byte: a copy
+// passes, a changed byte is caught.
+func TestListenerComparesStrings(t *testing.T) {
+	g := graph.New()
+	s := g.Placeholder("s", ndarray.UTF8, 2)
+	feeds := func() map[string]*ndarray.Array {
+		return map[string]*ndarray.Array{"s": ndarray.Must(ndarray.FromStrings([]string{"ab", "cd"}))}
+	}
+	c := must(t, g.Apply("test_string_copy", ops.Args{}, s).Named("c"))
+	if l, err := runWith(g, feeds(), c.Name()); err != nil || l.Stats().Inputs != 1 {
+		t.Fatalf("an unchanged string input: %v, %+v", err, l.Stats())
+	}
+	w := must(t, g.Apply("test_string_copy", ops.Args{B: []bool{true}}, s).Named("w"))
+	_, err := runWith(g, feeds(), w.Name())
+	wantInPlaceErr(t, err, `(test_string_copy) changed its input 0 ("s")`, "was (bytes), now (changed bytes)")
+}
+
 func linspace(shape ...int) *ndarray.Array {
 	n := 1
 	for _, d := range shape {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -219,11 +220,12 @@ func shapeString(s []int) string {
 	return fmt.Sprint(s)
 }
 
-// argsDiff describes how two argument sets differ ("" when equal; nil and
-// empty slots are equal).
+// argsDiff describes how two argument sets differ ("" when equal). It
+// compares as serialize does when it decides whether arguments survived a
+// save: nil and empty slots are equal, and so are two NaNs.
 func argsDiff(a, b *ops.Args) string {
 	var d []string
-	if !slices.Equal(a.F, b.F) {
+	if !slices.EqualFunc(a.F, b.F, sameFloat) {
 		d = append(d, fmt.Sprintf("float %v, loaded %v", a.F, b.F))
 	}
 	if !slices.Equal(a.I, b.I) {
@@ -243,3 +245,6 @@ func argsDiff(a, b *ops.Args) string {
 	}
 	return strings.Join(d, "; ")
 }
+
+// sameFloat is x == y, except that a NaN equals a NaN.
+func sameFloat(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }

@@ -230,85 +230,87 @@ func (tc TestCase) Evaluate() *Result {
 		skipRT = "the test case asks for no round trip"
 	}
 
-	// 1. Round trip before execution.
-	if rt == RoundTripBefore || rt == RoundTripBoth || skipRT != "" {
-		s := Stage{Name: StageRoundTripBefore, Skipped: skipRT}
+	// roundTripStage adds a round-trip stage when the mode asks for it, or
+	// as skipped when round trips are off, so that a report never omits it.
+	roundTripStage := func(name string, when RoundTripMode, run func() (detail string, err error)) {
+		if rt != when && rt != RoundTripBoth && skipRT == "" {
+			return
+		}
+		s := Stage{Name: name, Skipped: skipRT}
 		if skipRT == "" {
-			_, s.Err = roundTrip(tc.Graph, tc.Feeds, tc.listeners())
-			s.Detail = fmt.Sprintf("%d variables, %d ops", len(tc.Graph.Variables()), len(tc.Graph.Ops()))
+			s.Detail, s.Err = run()
 		}
 		stage(s)
 	}
+
+	// 1. Round trip before execution.
+	roundTripStage(StageRoundTripBefore, RoundTripBefore, func() (string, error) {
+		_, err := roundTrip(tc.Graph, tc.Feeds, tc.listeners())
+		return fmt.Sprintf("%d variables, %d ops", len(tc.Graph.Variables()), len(tc.Graph.Ops())), err
+	})
 
 	// 2. Forward pass.
 	stage(tc.forward(r))
 
 	// 3. Gradient checks.
 	var ws *workspace
-	gs := Stage{Name: StageGradCheck}
-	switch {
-	case tc.SkipGradCheck != "":
-		gs.Skipped = tc.SkipGradCheck
-	case len(tc.Graph.Losses()) == 0:
-		gs.Skipped = "the graph has no loss variables"
-	default:
+	noLoss := ""
+	if len(tc.Graph.Losses()) == 0 {
+		noLoss = "the graph has no loss variables"
+	}
+	gs, res := tc.gradStage(StageGradCheck, noLoss, func(opts *GradCheckOptions) (res *GradCheckResult, err error) {
+		res, ws, err = checkGradients(tc.Graph, tc.Feeds, opts)
+		return res, err
+	})
+	r.Grad = res
+	stage(gs)
+	if len(tc.Activations) > 0 {
+		as, res := tc.gradStage(StageActivationCheck, "", func(opts *GradCheckOptions) (*GradCheckResult, error) {
+			return CheckActivationGradients(tc.Graph, tc.Feeds, tc.Activations, opts)
+		})
+		r.Activation = res
+		stage(as)
+	}
+
+	// 4. Round trip after execution.
+	roundTripStage(StageRoundTripAfter, RoundTripAfter, func() (string, error) {
+		if _, err := roundTrip(tc.Graph, tc.Feeds, tc.listeners()); err != nil || ws == nil {
+			return "the graph", err
+		}
+		if _, err := roundTrip(ws.g, ws.feeds, tc.listeners()); err != nil {
+			return "the graph", fmt.Errorf("the graph with its gradient ops: %w", err)
+		}
+		return fmt.Sprintf("the graph, and with its gradient ops: %d variables, %d ops", len(ws.g.Variables()), len(ws.g.Ops())), nil
+	})
+	return r
+}
+
+// gradStage runs a gradient check with the case's options, unless
+// SkipGradCheck or skip (when set) says why not, and returns its stage and
+// result (nil when it did not run).
+func (tc TestCase) gradStage(name, skip string, check func(*GradCheckOptions) (*GradCheckResult, error)) (Stage, *GradCheckResult) {
+	s := Stage{Name: name, Skipped: tc.SkipGradCheck}
+	if s.Skipped == "" {
+		s.Skipped = skip
+	}
+	var res *GradCheckResult
+	if s.Skipped == "" {
 		opts, nip := tc.gradOptions()
-		res, w, err := checkGradients(tc.Graph, tc.Feeds, &opts)
-		r.Grad, ws = res, w
+		var err error
+		res, err = check(&opts)
 		if res != nil {
 			res.InPlace = nip.Stats()
 		}
 		switch {
 		case err != nil:
-			gs.Err = err
+			s.Err = err
 		case !res.OK():
-			gs.Err = res.Err()
+			s.Err = res.Err()
 		default:
-			gs.Detail = res.Summary()
+			s.Detail = res.Summary()
 		}
 	}
-	stage(gs)
-	if len(tc.Activations) > 0 {
-		as := Stage{Name: StageActivationCheck}
-		if tc.SkipGradCheck != "" {
-			as.Skipped = tc.SkipGradCheck
-		} else {
-			opts, nip := tc.gradOptions()
-			res, err := CheckActivationGradients(tc.Graph, tc.Feeds, tc.Activations, &opts)
-			r.Activation = res
-			if res != nil {
-				res.InPlace = nip.Stats()
-			}
-			switch {
-			case err != nil:
-				as.Err = err
-			case !res.OK():
-				as.Err = res.Err()
-			default:
-				as.Detail = res.Summary()
-			}
-		}
-		stage(as)
-	}
-
-	// 4. Round trip after execution.
-	if rt == RoundTripAfter || rt == RoundTripBoth || skipRT != "" {
-		s := Stage{Name: StageRoundTripAfter, Skipped: skipRT}
-		if skipRT == "" {
-			_, s.Err = roundTrip(tc.Graph, tc.Feeds, tc.listeners())
-			s.Detail = "the graph"
-			if s.Err == nil && ws != nil {
-				_, err := roundTrip(ws.g, ws.feeds, tc.listeners())
-				if err != nil {
-					s.Err = fmt.Errorf("the graph with its gradient ops: %w", err)
-				} else {
-					s.Detail = fmt.Sprintf("the graph, and with its gradient ops: %d variables, %d ops", len(ws.g.Variables()), len(ws.g.Ops()))
-				}
-			}
-		}
-		stage(s)
-	}
-	return r
+	return s, res
 }
 
 // gradOptions are the case's gradient check options with a non-in-place

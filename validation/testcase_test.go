@@ -165,6 +165,14 @@ func TestTestCaseSkips(t *testing.T) {
 	if !r.Ran(validation.StageRoundTripBefore) || stage(r, validation.StageRoundTripAfter).Skipped != "absent" {
 		t.Errorf("RoundTripBefore:\n%v", r)
 	}
+	r = validation.TestCase{Graph: g, Feeds: feeds, RoundTrip: validation.RoundTripAfter}.Evaluate()
+	if !r.Ran(validation.StageRoundTripAfter) || stage(r, validation.StageRoundTripBefore).Skipped != "absent" {
+		t.Errorf("RoundTripAfter:\n%v", r)
+	}
+	r = validation.TestCase{Graph: g, Feeds: feeds, Activations: []string{"act"}, SkipGradCheck: "not today"}.Evaluate()
+	if s := stage(r, validation.StageActivationCheck); s.Skipped != "not today" || r.Activation != nil || r.Grad != nil {
+		t.Errorf("activations with SkipGradCheck: %v", r)
+	}
 	noLoss := graph.New()
 	noLoss.Math().Exp(noLoss.Placeholder("x", ndarray.Float64, 1))
 	r = validation.TestCase{Graph: noLoss, Feeds: map[string]*ndarray.Array{"x": f64([]int{1}, 0)}}.Evaluate()

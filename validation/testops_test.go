@@ -93,6 +93,21 @@ var nanFlip = ops.Register(&ops.Def{
 	},
 })
 
+// test_string_copy returns a copy of its string input; with the bool
+// argument true it also changes the input's last byte.
+var stringCopy = ops.Register(&ops.Def{
+	Name: "test_string_copy", Type: ops.Custom, MinIn: 1, MaxIn: 1, Infer: same, Flags: ops.AnyDType,
+	Doc: "copy of a string array that may scribble on its input (validation tests only)",
+	Run: func(_ *ops.Ctx, in []*ndarray.Array, a *ops.Args) ([]*ndarray.Array, error) {
+		out := ndarray.Copy(in[0])
+		if len(a.B) > 0 && a.B[0] {
+			b := in[0].Buffer().Bytes()
+			b[len(b)-1] ^= 1
+		}
+		return []*ndarray.Array{out}, nil
+	},
+})
+
 // test_inplace_outside is view_add's twin that, when it may overwrite its
 // base, also adds 1000 to the base's element 0 (outside the view unless the
 // view holds it).
@@ -172,5 +187,5 @@ func init() {
 		return ndarray.Layout{Shape: []int{1}, Strides: []int{1}, Offset: in[0].Offset()}, nil
 	})
 	_, _, _, _, _ = squareBadGrad, nanGrad, writesInput, nanFlip, inplaceNoRegion
-	_ = viewCopy
+	_, _ = viewCopy, stringCopy
 }

@@ -4,12 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"sort"
 	"strings"
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
-	"github.com/sdgo/sdgo/serialize"
 	"github.com/sdgo/sdgo/validation"
 )
 
@@ -100,37 +98,16 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // placeholderValues returns a value for every placeholder: the file's, the
 // -feed flag's, or random (seeded).
 func placeholderValues(g *graph.Graph, feeds runFeedFlags, seed uint64, unknown int) (map[string]*ndarray.Array, error) {
-	stored := map[string]*ndarray.Array{}
-	if rep := serialize.ReportOf(g); rep != nil {
-		stored = rep.PlaceholderValues
+	phs, stored, err := placeholders(g, feeds)
+	if err != nil {
+		return nil, err
 	}
-	for name := range feeds {
-		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
-			return nil, fmt.Errorf("-feed %s: the graph has no placeholder of that name", name)
-		}
-	}
-	phs := g.VariablesOf(graph.PLACEHOLDER)
-	sort.SliceStable(phs, func(i, j int) bool { return phs[i].Name() < phs[j].Name() })
 	rng := rand.New(rand.NewPCG(seed, 0x9e37))
 	out := map[string]*ndarray.Array{}
 	for _, p := range phs {
-		shape := p.Shape()
-		if shape == nil {
-			return nil, fmt.Errorf("placeholder %q has an unknown rank; give its value with -feed", p.Name())
-		}
 		if spec, ok := feeds[p.Name()]; ok {
 			a, err := feedFromStrings(p, spec)
 			if err != nil {
@@ -139,6 +116,7 @@ func placeholderValues(g *graph.Graph, feeds runFeedFlags, seed uint64, unknown 
 			out[p.Name()] = a
 			continue
 		}
+		shape := p.Shape()
 		for i, d := range shape {
 			if d < 0 {
 				shape[i] = unknown

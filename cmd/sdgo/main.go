@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/kernels"
@@ -89,4 +90,15 @@ func parseAndLoad(fs *flag.FlagSet, args []string, moreArgs bool, stderr io.Writ
 		return nil, 2
 	}
 	return g, -1
+}
+
+// splitList splits a comma-separated list, dropping blanks and empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }

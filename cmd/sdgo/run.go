@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,7 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,9 +33,10 @@ error.
   -feed name=file.npy            a NumPy .npy file (C or Fortran order, either
                                  byte order; cast to the placeholder's dtype)
   -feed name=v1,v2,...           values in C order, in the placeholder's dtype
-                                 (numbers, or true/false for bools); the shape
-                                 is the placeholder's, a single unknown size
-                                 taking what the values leave
+                                 (numbers, integers within the dtype's range,
+                                 or true/false for bools); the shape is the
+                                 placeholder's, a single unknown size taking
+                                 what the values leave
   -feed name=v1,v2,...:2x3       the same with an explicit shape (":" alone is
                                  a scalar)
   -feeds values.json             a JSON object: "name": a number, a bool, a
@@ -88,11 +90,7 @@ func (f *runFeedFlags) Set(s string) error {
 			}
 		}
 	}
-	for _, v := range strings.Split(rest, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			spec.vals = append(spec.vals, v)
-		}
-	}
+	spec.vals = splitList(rest)
 	if *f == nil {
 		*f = runFeedFlags{}
 	}
@@ -117,12 +115,7 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 	if exit >= 0 {
 		return exit
 	}
-	named := fs.Args()[1:]
-	for _, o := range strings.Split(*outs, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			named = append(named, o)
-		}
-	}
+	named := slices.Concat(fs.Args()[1:], splitList(*outs))
 	for _, n := range named {
 		if _, ok := g.Variable(n); !ok {
 			fmt.Fprintf(stderr, "sdgo run: the graph has no variable %q\n", n)
@@ -292,24 +285,17 @@ func neededPlaceholders(g *graph.Graph, names []string) map[string]bool {
 // runPlaceholderValues gives every placeholder the outputs need a value:
 // from -feed, from the -feeds file, or the file's stored one.
 func runPlaceholderValues(g *graph.Graph, flags runFeedFlags, file map[string]any, outputs []string) (map[string]*ndarray.Array, error) {
-	for name := range flags {
-		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
-			return nil, fmt.Errorf("-feed %s: the graph has no placeholder of that name", name)
-		}
+	phs, stored, err := placeholders(g, flags)
+	if err != nil {
+		return nil, err
 	}
 	for name := range file {
 		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
 			return nil, fmt.Errorf("-feeds: the graph has no placeholder %q", name)
 		}
 	}
-	stored := map[string]*ndarray.Array{}
-	if rep := serialize.ReportOf(g); rep != nil && rep.PlaceholderValues != nil {
-		stored = rep.PlaceholderValues
-	}
 	need := neededPlaceholders(g, outputs)
 	out := map[string]*ndarray.Array{}
-	phs := g.VariablesOf(graph.PLACEHOLDER)
-	sort.SliceStable(phs, func(i, j int) bool { return phs[i].Name() < phs[j].Name() })
 	for _, p := range phs {
 		var a *ndarray.Array
 		var err error
@@ -333,16 +319,31 @@ func runPlaceholderValues(g *graph.Graph, flags runFeedFlags, file map[string]an
 	return out, nil
 }
 
+// placeholders checks that every -feed flag names a placeholder of g, and
+// returns g's placeholders sorted by name (so that random values do not
+// depend on the file's order) and the values the file stores for them.
+func placeholders(g *graph.Graph, feeds runFeedFlags) ([]*graph.Variable, map[string]*ndarray.Array, error) {
+	for name := range feeds {
+		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
+			return nil, nil, fmt.Errorf("-feed %s: the graph has no placeholder of that name", name)
+		}
+	}
+	var stored map[string]*ndarray.Array
+	if rep := serialize.ReportOf(g); rep != nil {
+		stored = rep.PlaceholderValues
+	}
+	phs := g.VariablesOf(graph.PLACEHOLDER)
+	slices.SortStableFunc(phs, func(a, b *graph.Variable) int { return strings.Compare(a.Name(), b.Name()) })
+	return phs, stored, nil
+}
+
 // feedShape returns the shape of n values fed to p: the given one, else
 // the placeholder's with a single unknown size filled.
 func feedShape(p *graph.Variable, given []int, n int) ([]int, error) {
 	if given != nil {
 		return given, nil
 	}
-	shape := append([]int(nil), p.Shape()...)
-	if p.Shape() == nil {
-		return []int{n}, nil
-	}
+	shape := p.Shape() // a placeholder's rank is always known
 	known, free := 1, -1
 	for i, d := range shape {
 		if d >= 0 {
@@ -453,8 +454,8 @@ func nested(v any) ([]int, []any, error) {
 	return append([]int{len(list)}, inner...), flat, nil
 }
 
-// arrayOf builds an array of dtype dt from values (strings, float64s or
-// bools) in C order.
+// arrayOf builds an array of dtype dt and the given shape from values in C
+// order: text as typed (-feed), or JSON numbers and bools (-feeds).
 func arrayOf(dt ndarray.DType, vals []any, shape []int) (*ndarray.Array, error) {
 	n := 1
 	for _, d := range shape {
@@ -463,81 +464,130 @@ func arrayOf(dt ndarray.DType, vals []any, shape []int) (*ndarray.Array, error) 
 	if n != len(vals) {
 		return nil, fmt.Errorf("%d values for shape %v", len(vals), shape)
 	}
-	switch dt {
-	case ndarray.Bool:
-		out := make([]bool, n)
-		for i, v := range vals {
-			switch x := v.(type) {
-			case bool:
-				out[i] = x
-			case float64:
-				out[i] = x != 0
-			case string:
-				f, err := strconv.ParseFloat(x, 64)
-				if err != nil {
-					return nil, fmt.Errorf("value %q is not a bool", x)
-				}
-				out[i] = f != 0
-			default:
-				return nil, fmt.Errorf("value %v is not a bool", v)
-			}
-		}
-		return ndarray.FromSlice(out, shape...)
-	case ndarray.Int32, ndarray.Int64:
-		out := make([]int64, n)
-		for i, v := range vals {
-			switch x := v.(type) {
-			case float64:
-				if x != math.Trunc(x) {
-					return nil, fmt.Errorf("value %v is not an integer", x)
-				}
-				out[i] = int64(x)
-			case string:
-				k, err := strconv.ParseInt(x, 10, 64)
-				if err != nil {
-					return nil, fmt.Errorf("value %q is not an integer", x)
-				}
-				out[i] = k
-			case bool:
-				if x {
-					out[i] = 1
-				}
-			default:
-				return nil, fmt.Errorf("value %v is not an integer", v)
-			}
-		}
-		a, err := ndarray.FromSlice(out, shape...)
-		if err != nil {
-			return nil, err
-		}
-		return ndarray.Cast(a, dt)
-	case ndarray.Float32, ndarray.Float64:
-		out := make([]float64, n)
-		for i, v := range vals {
-			switch x := v.(type) {
-			case float64:
-				out[i] = x
-			case string:
-				f, err := strconv.ParseFloat(x, 64)
-				if err != nil {
-					return nil, fmt.Errorf("value %q is not a number", x)
-				}
-				out[i] = f
-			case bool:
-				if x {
-					out[i] = 1
-				}
-			default:
-				return nil, fmt.Errorf("value %v is not a number", v)
-			}
-		}
-		a, err := ndarray.FromSlice(out, shape...)
-		if err != nil {
-			return nil, err
-		}
-		return ndarray.Cast(a, dt)
+	parse := feedParsers[dt]
+	if parse == nil {
+		return nil, fmt.Errorf("sdgo cannot feed %v placeholders", dt)
 	}
-	return nil, fmt.Errorf("sdgo cannot feed %v placeholders", dt)
+	raw, err := parse(vals)
+	if err != nil {
+		return nil, err
+	}
+	buf, err := ndarray.BufferFromBytes(dt, n, raw)
+	if err != nil {
+		return nil, err
+	}
+	return ndarray.NewView(buf, ndarray.Packed(shape...))
+}
+
+// feedParsers turn placeholder values into the native-order element bytes
+// of each dtype sdgo can feed.
+var feedParsers = map[ndarray.DType]func(vals []any) ([]byte, error){
+	ndarray.Bool:    parseAll(toBool),
+	ndarray.Float32: parseAll(toNumber[float32]),
+	ndarray.Float64: parseAll(toNumber[float64]),
+	ndarray.Int8:    parseAll(toNumber[int8]),
+	ndarray.Int16:   parseAll(toNumber[int16]),
+	ndarray.Int32:   parseAll(toNumber[int32]),
+	ndarray.Int64:   parseAll(toNumber[int64]),
+	ndarray.Uint8:   parseAll(toNumber[uint8]),
+	ndarray.Uint16:  parseAll(toNumber[uint16]),
+	ndarray.Uint32:  parseAll(toNumber[uint32]),
+	ndarray.Uint64:  parseAll(toNumber[uint64]),
+}
+
+// number is a Go type holding the elements of a numeric dtype sdgo feeds.
+type number interface {
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
+}
+
+// parseAll converts every value with parse and returns the results' bytes.
+func parseAll[T bool | number](parse func(any) (T, error)) func([]any) ([]byte, error) {
+	return func(vals []any) ([]byte, error) {
+		out := make([]T, len(vals))
+		for i, v := range vals {
+			x, err := parse(v)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		return binary.Append(nil, binary.NativeEndian, out)
+	}
+}
+
+// toBool converts a value to a bool: a number is true when it is not 0.
+func toBool(v any) (bool, error) {
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case float64:
+		return x != 0, nil
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			return false, fmt.Errorf("value %q is not a bool", x)
+		}
+		return f != 0, nil
+	}
+	return false, fmt.Errorf("value %v is not a bool", v)
+}
+
+// toNumber converts a value (text, a JSON number or a bool, which is 1 or 0)
+// to T. An integer type takes only whole values within its range: a value
+// that does not fit is an error, not a wrapped-around number.
+func toNumber[T number](v any) (T, error) {
+	var zero T
+	isFloat := false
+	switch any(zero).(type) {
+	case float32, float64:
+		isFloat = true
+	}
+	var text, shown string
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	case float64:
+		if isFloat {
+			return T(x), nil
+		}
+		if x != math.Trunc(x) {
+			return 0, fmt.Errorf("value %v is not an integer", x)
+		}
+		text, shown = strconv.FormatFloat(x, 'f', -1, 64), fmt.Sprint(x)
+	case string:
+		text, shown = x, strconv.Quote(x)
+	default:
+		if isFloat {
+			return 0, fmt.Errorf("value %v is not a number", v)
+		}
+		return 0, fmt.Errorf("value %v is not an integer", v)
+	}
+	if isFloat {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return 0, fmt.Errorf("value %s is not a number", shown)
+		}
+		return T(f), nil
+	}
+	// A conversion that round-trips with the sign kept is in T's range.
+	k, err := strconv.ParseInt(text, 10, 64)
+	t := T(k)
+	fits := err == nil && int64(t) == k && (t < 0) == (k < 0)
+	if errors.Is(err, strconv.ErrRange) && text[0] != '-' {
+		u, uerr := strconv.ParseUint(text, 10, 64)
+		t = T(u)
+		fits = uerr == nil && uint64(t) == u && t >= 0
+	}
+	switch {
+	case fits:
+		return t, nil
+	case err != nil && !errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("value %s is not an integer", shown)
+	}
+	return 0, fmt.Errorf("value %s is out of range for %T", shown, zero)
 }
 
 // elementStrings returns an array's elements as text, in C order.
