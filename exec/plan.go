@@ -57,17 +57,6 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 		p.uses = append(p.uses, 0)
 		return s
 	}
-	// Iterative depth-first search from the outputs over producers; ops are
-	// appended in post-order, which is a dependency order.
-	const (
-		visiting = 1
-		done     = 2
-	)
-	state := map[*graph.Op]int{}
-	type frame struct {
-		op   *graph.Op
-		next int
-	}
 	var roots []*graph.Variable
 	for _, n := range names {
 		v, ok := g.LookupLocked(n)
@@ -85,38 +74,12 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 			return nil, err
 		}
 	} else {
-		for _, root := range roots {
-			if root.Op() == nil || state[root.Op()] == done {
-				continue
-			}
-			stack := []frame{{op: root.Op()}}
-			state[root.Op()] = visiting
-			for len(stack) > 0 {
-				f := &stack[len(stack)-1]
-				ins := f.op.Inputs()
-				if f.next < len(ins) {
-					in := ins[f.next]
-					f.next++
-					prod := in.Op()
-					if prod == nil {
-						continue
-					}
-					switch state[prod] {
-					case visiting:
-						return nil, fmt.Errorf("exec: the graph has a cycle through op %q", prod.Name())
-					case done:
-						continue
-					}
-					state[prod] = visiting
-					stack = append(stack, frame{op: prod})
-					continue
-				}
-				state[f.op] = done
-				if err := p.addStep(f.op, slotOf); err != nil {
-					return nil, err
-				}
-				stack = stack[:len(stack)-1]
-			}
+		producers := make([]*graph.Op, len(roots))
+		for i, v := range roots {
+			producers[i] = v.Op()
+		}
+		if err := graph.PostOrder(producers, func(o *graph.Op) error { return p.addStep(o, slotOf) }); err != nil {
+			return nil, err
 		}
 	}
 	for _, v := range roots {

@@ -215,3 +215,59 @@ func TestIsBackEdge(t *testing.T) {
 		t.Errorf("%d merges, %d back edges; want 1 and 1", merges, back)
 	}
 }
+
+// PostOrder visits each op the roots need once, after its producers, goes
+// round a loop's back edge without calling it a cycle, reports any other
+// cycle naming an op on it, and stops at visit's error.
+func TestPostOrder(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, 2)
+	a := x.Neg()
+	b := a.Add(a)
+	c := b.Mul(a)
+	unused := g.Math().Abs(x)
+	seen := map[*graph.Op]int{}
+	var order []*graph.Op
+	if err := graph.PostOrder([]*graph.Op{c.Op(), b.Op(), nil}, func(o *graph.Op) error {
+		seen[o] = len(order)
+		order = append(order, o)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(order) != 3 || seen[a.Op()] != 0 || seen[b.Op()] != 1 || seen[c.Op()] != 2 {
+		t.Errorf("order %v, want neg, add, mul", order)
+	}
+	if _, ok := seen[unused.Op()]; ok {
+		t.Error("an op no root needs was visited")
+	}
+	stop := errors.New("stop")
+	calls := 0
+	if err := graph.PostOrder([]*graph.Op{c.Op()}, func(*graph.Op) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("visit's error: %v after %d calls", err, calls)
+	}
+
+	// A loop: the back edge into its merge is not a cycle.
+	if _, err := g.While([]*graph.Variable{x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Sum().Gt(g.Scalar(ndarray.Float32, 0)) },
+		func(v []*graph.Variable) []*graph.Variable { return []*graph.Variable{v[0].Neg()} }); err != nil {
+		t.Fatal(err)
+	}
+	if err := graph.PostOrder(g.Ops(), func(*graph.Op) error { return nil }); err != nil {
+		t.Errorf("a loop called a cycle: %v", err)
+	}
+
+	// A merge fed back by anything but a next_iteration is a cycle.
+	m, err := g.Op("merge", ops.Args{}, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := m[0].Neg().Named("back")
+	if err := g.AddBackEdge(m[0].Op(), back); err != nil {
+		t.Fatal(err)
+	}
+	err = graph.PostOrder([]*graph.Op{back.Op()}, func(*graph.Op) error { return nil })
+	if !errors.Is(err, graph.ErrBuild) || !strings.Contains(err.Error(), "cycle") {
+		t.Errorf("a cycle through a merge: %v", err)
+	}
+}

@@ -103,8 +103,8 @@ func cloneGraph(g *graph.Graph, spec cloneSpec) (*graph.Graph, error) {
 			convertArgs(o, &spec2.Args)
 		}
 		var back []*graph.Variable // a loop's merge: the values next_iteration brings round
-		for _, in := range o.Inputs() {
-			if isBackEdge(o, in) {
+		for i, in := range o.Inputs() {
+			if o.IsBackEdge(i) {
 				back = append(back, in)
 				continue
 			}
@@ -220,64 +220,18 @@ func freshName(base string, taken func(string) bool) string {
 	return n
 }
 
-// isBackEdge reports whether input in of op o closes a loop: a merge's
-// input that a next_iteration produces (added with graph.AddBackEdge once
-// the loop body exists).
-func isBackEdge(o *graph.Op, in *graph.Variable) bool {
-	return opName(o) == "merge" && in.Op() != nil && opName(in.Op()) == "next_iteration"
-}
-
 // topoOrder returns g's ops in an order where every op comes after the
 // producers of its inputs, loops' back edges aside (the order they were
 // added when that works).
 func topoOrder(g *graph.Graph) ([]*graph.Op, error) {
 	all := g.Ops()
-	pos := make(map[*graph.Op]int, len(all))
-	for i, o := range all {
-		pos[o] = i
-	}
-	const (
-		visiting = 1
-		done     = 2
-	)
-	state := make(map[*graph.Op]int, len(all))
 	out := make([]*graph.Op, 0, len(all))
-	type frame struct {
-		op   *graph.Op
-		next int
-	}
-	for _, root := range all {
-		if state[root] != 0 {
-			continue
-		}
-		stack := []frame{{op: root}}
-		state[root] = visiting
-		for len(stack) > 0 {
-			f := &stack[len(stack)-1]
-			ins := f.op.Inputs()
-			if f.next < len(ins) {
-				p := ins[f.next].Op()
-				f.next++
-				if p == nil || isBackEdge(f.op, ins[f.next-1]) {
-					continue
-				}
-				if _, ok := pos[p]; !ok {
-					return nil, fmt.Errorf("validation: op %q reads %q, whose op is not in the graph", f.op.Name(), ins[f.next-1].Name())
-				}
-				switch state[p] {
-				case visiting:
-					return nil, fmt.Errorf("validation: the graph has a cycle through op %q; the checker cannot copy it", p.Name())
-				case done:
-					continue
-				}
-				state[p] = visiting
-				stack = append(stack, frame{op: p})
-				continue
-			}
-			state[f.op] = done
-			out = append(out, f.op)
-			stack = stack[:len(stack)-1]
-		}
+	err := graph.PostOrder(all, func(o *graph.Op) error {
+		out = append(out, o)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("validation: the checker cannot copy the graph: %w", err)
 	}
 	return out, nil
 }

@@ -103,7 +103,7 @@ func writeDOT(w io.Writer, title string, g *graph.Graph) error {
 			if len(o.Inputs()) > 1 {
 				attrs = fmt.Sprintf("label=\"%d\"", i)
 			}
-			if o.OpName() == "merge" && in.Op() != nil && in.Op().OpName() == "next_iteration" {
+			if o.IsBackEdge(i) {
 				if attrs != "" {
 					attrs += ", "
 				}
