@@ -184,6 +184,39 @@ func benchGemmSmall[T Float](b *testing.B, m, n, k int, tr string) {
 	b.ReportMetric(2*float64(m)*float64(n)*float64(k)/med/1e9, "GFLOP/s")
 }
 
+// The scratch a product allocates when the buffer pools are empty (as after
+// two GCs): B/op with -benchmem. "panels" is B packed a block at a time with
+// A in place (amd64; elsewhere the packed driver), "packed" the packed
+// driver (C strided both ways), "directBT" the direct kernel with B stored
+// transposed (copied; amd64).
+func BenchmarkGemmColdBuffers(b *testing.B) {
+	for _, l := range []struct {
+		name    string
+		m, n, k int
+		bt      bool
+		csc     int
+	}{{"panels", 320, 320, 320, false, 1}, {"packed", 320, 320, 320, false, 2}, {"directBT", 64, 64, 64, true, 1}} {
+		b.Run("f32/"+l.name, func(b *testing.B) { benchColdBuffers[float32](b, l.m, l.n, l.k, l.bt, l.csc) })
+		b.Run("f64/"+l.name, func(b *testing.B) { benchColdBuffers[float64](b, l.m, l.n, l.k, l.bt, l.csc) })
+	}
+}
+
+func benchColdBuffers[T Float](b *testing.B, m, n, k int, bt bool, csc int) {
+	a, bb, c := make([]T, m*k), make([]T, k*n), make([]T, m*n*csc)
+	rsb, csb := n, 1
+	if bt {
+		rsb, csb = 1, k
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		runtime.GC() // sync.Pool keeps its items through one GC
+		runtime.GC()
+		b.StartTimer()
+		Gemm(1, m, n, k, 1, a, k, 1, bb, rsb, csb, 0, c, n*csc, csc)
+	}
+}
+
 // medianTime runs f b.N times in batches of at least about 20 µs, times
 // each batch and returns the median time of one call in seconds, which it
 // also reports as med-ns/op. On a shared machine the mean (ns/op) counts the

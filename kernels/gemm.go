@@ -222,22 +222,39 @@ func gemmMicroGo[T Float](k int, ap, bp, cp *T, ldc int, accumulate int) {
 	}
 }
 
-// gemmBufs are the packing buffers of one goroutine.
+// gemmBufs are the packing buffers of one goroutine on the packed path.
 type gemmBufs[T Float] struct {
 	ap, bp, tile []T
 }
 
-var (
-	pool32 sync.Pool
-	pool64 sync.Pool
-)
+// gemmPools are the pools of GEMM scratch of one element type: packed holds
+// *gemmBufs, panels the packed B blocks of gemmPanels and direct the
+// row-major copies of B of gemmDirect (both *[]T).
+type gemmPools struct{ packed, panels, direct sync.Pool }
 
-func poolFor[T Float]() *sync.Pool {
+var pools32, pools64 gemmPools
+
+func poolsFor[T Float]() *gemmPools {
 	var z T
 	if _, ok := any(z).(float32); ok {
-		return &pool32
+		return &pools32
 	}
-	return &pool64
+	return &pools64
+}
+
+// getSlice returns a buffer of at least n elements from p, or a new one,
+// 64-byte aligned when align is set.
+func getSlice[T Float](p *sync.Pool, n int, align bool) *[]T {
+	if v, ok := p.Get().(*[]T); ok && len(*v) >= n {
+		return v
+	}
+	var s []T
+	if align {
+		s = aligned[T](n)
+	} else {
+		s = make([]T, n)
+	}
+	return &s
 }
 
 // aligned returns a slice of n elements starting on a 64-byte boundary.
@@ -254,9 +271,9 @@ func aligned[T Float](n int) []T {
 }
 
 func getBufs[T Float](kern *gemmKernel[T]) *gemmBufs[T] {
-	p := poolFor[T]()
+	p := &poolsFor[T]().packed
 	na := (kern.mc + kern.mr) * kern.kc
-	nb := (kern.nc + max(kern.nr, kern.dnr)) * kern.kc
+	nb := (kern.nc + kern.nr) * kern.kc
 	if v, ok := p.Get().(*gemmBufs[T]); ok && len(v.ap) >= na && len(v.bp) >= nb && len(v.tile) >= kern.mr*kern.nr {
 		return v
 	}
@@ -267,7 +284,7 @@ func getBufs[T Float](kern *gemmKernel[T]) *gemmBufs[T] {
 // goroutine.
 func gemmSerial[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, c []T, rsc, csc int, overwrite bool) {
 	bufs := getBufs(kern)
-	defer poolFor[T]().Put(bufs)
+	defer poolsFor[T]().packed.Put(bufs)
 	mr, nr := kern.mr, kern.nr
 	tile := bufs.tile
 	for ic := 0; ic < m; ic += kern.mc {
@@ -412,7 +429,7 @@ func useDirect(m, n, k int) bool {
 	return m*n*k <= directMaxFlops || n <= directMaxN
 }
 
-var (
+const (
 	directMaxFlops = 1 << 24
 	directMaxN     = 64
 )
@@ -428,7 +445,9 @@ func gemmDirect[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, 
 	_ = c[(m-1)*rsc+n-1]
 	var buf *[]T
 	if csb != 1 {
-		buf = getDirectBuf[T](k * n)
+		// The kernel loads B's rows unaligned anyway, and aligned's extra
+		// 64 bytes would move a 64×64 copy up a size class.
+		buf = getSlice[T](&poolsFor[T]().direct, k*n, false)
 		bt := (*buf)[:k*n]
 		copyRowMajor(bt, b, k, n, rsb, csb)
 		b, rsb = bt, n
@@ -441,7 +460,7 @@ func gemmDirect[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, 
 		}
 	}
 	if buf != nil {
-		directPoolFor[T]().Put(buf)
+		poolsFor[T]().direct.Put(buf)
 	}
 }
 
@@ -479,24 +498,6 @@ func copyRowMajor[T Float](dst, b []T, k, n, rsb, csb int) {
 	}
 }
 
-var directPool32, directPool64 sync.Pool
-
-func directPoolFor[T Float]() *sync.Pool {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return &directPool32
-	}
-	return &directPool64
-}
-
-func getDirectBuf[T Float](n int) *[]T {
-	if v, ok := directPoolFor[T]().Get().(*[]T); ok && cap(*v) >= n {
-		return v
-	}
-	s := make([]T, n)
-	return &s
-}
-
 // gemmPanels computes C = alpha*A*B + beta*C, C with unit column stride, on
 // one goroutine: B is packed a kc×nc block at a time into nr-column panels
 // and the direct kernel runs on the tiles with A read in place, so A is
@@ -504,14 +505,16 @@ func getDirectBuf[T Float](n int) *[]T {
 func gemmPanels[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc int) {
 	_ = a[(m-1)*rsa+(k-1)*csa]
 	_ = c[(m-1)*rsc+n-1]
-	bufs := getBufs(kern)
-	defer poolFor[T]().Put(bufs)
 	nr := kern.dnr
+	pool := &poolsFor[T]().panels
+	buf := getSlice[T](pool, (kern.nc+nr)*kern.kc, true)
+	defer pool.Put(buf)
+	bp := *buf
 	for jc := 0; jc < n; jc += kern.nc {
 		nc := min(kern.nc, n-jc)
 		for pc := 0; pc < k; pc += kern.kc {
 			kc := min(kern.kc, k-pc)
-			packB(bufs.bp, b, pc, jc, kc, nc, rsb, csb, nr)
+			packB(bp, b, pc, jc, kc, nc, rsb, csb, nr)
 			be := beta
 			if pc > 0 {
 				be = 1
@@ -520,7 +523,7 @@ func gemmPanels[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, 
 				mr := min(kern.dmr, m-ir)
 				ap := &a[ir*rsa+pc*csa]
 				for jr := 0; jr < nc; jr += nr {
-					kern.direct(mr, min(nr, nc-jr), kc, ap, rsa, csa, &bufs.bp[jr*kc], nr, &c[ir*rsc+jc+jr], rsc, alpha, be)
+					kern.direct(mr, min(nr, nc-jr), kc, ap, rsa, csa, &bp[jr*kc], nr, &c[ir*rsc+jc+jr], rsc, alpha, be)
 				}
 			}
 		}

@@ -163,6 +163,9 @@ func testGemmSmall[T Float](t *testing.T, im impl) {
 // TestGemmPanels runs the B-packed path (gemmPanels) on shapes that cross
 // its kc and nc blocks and the tile edges, every layout, beta 0 and not.
 func TestGemmPanels(t *testing.T) {
+	if len(archImpls()) == 0 {
+		t.Skip("gemmPanels runs the direct kernel, which only assembly has")
+	}
 	for _, im := range archImpls() {
 		t.Run(im.name+"/f32", func(t *testing.T) { testGemmPanels[float32](t, im) })
 		t.Run(im.name+"/f64", func(t *testing.T) { testGemmPanels[float64](t, im) })

@@ -270,14 +270,3 @@ func DotGo[T Float](x, y []T) T {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
-
-// fmaT is x*y+z with a single rounding.
-func fmaT[T Float](x, y, z T) T {
-	var zero T
-	if _, ok := any(zero).(float32); ok {
-		// the float64 product of two float32 is exact; one rounding to
-		// float64 then one to float32 (harmless double rounding aside).
-		return T(float64(x)*float64(y) + float64(z))
-	}
-	return T(math.FMA(float64(x), float64(y), float64(z)))
-}

@@ -21,28 +21,16 @@ func init() {
 		return
 	case "avx2", "avx":
 		if hasAVX2 {
-			useAVX2()
+			install(avx2Impl())
 		}
 		return
 	}
 	switch {
 	case hasAVX512:
-		useAVX512()
+		install(avx512Impl())
 	case hasAVX2:
-		useAVX2()
+		install(avx2Impl())
 	}
-}
-
-func useAVX512() {
-	isa = "avx512"
-	impl := avx512Impl()
-	*F32, *F64, gemm32, gemm64 = *impl.f32, *impl.f64, impl.gemm32, impl.gemm64
-}
-
-func useAVX2() {
-	isa = "avx2"
-	impl := avx2Impl()
-	*F32, *F64, gemm32, gemm64 = *impl.f32, *impl.f64, impl.gemm32, impl.gemm64
 }
 
 // archImpls lists the assembly implementations this CPU can run, best first.
@@ -123,4 +111,32 @@ func avx2Impl() impl {
 	im.gemm64 = gemmKernel[float64]{mr: amd64.GemmF64AVX2MR, nr: amd64.GemmF64AVX2NR, kc: 256, mc: 480, nc: 256, fn: amd64.GemmF64AVX2,
 		dmr: amd64.GemmDirectF64AVX2MR, dnr: amd64.GemmDirectF64AVX2NR, direct: amd64.GemmDirectF64AVX2}
 	return im
+}
+
+// gatherWith wraps an assembly gather that takes inc >= 2 and a src long
+// enough: it checks the bounds (panicking as GatherGo does) and leaves inc
+// 0 and 1 and single elements to GatherGo.
+func gatherWith[T Float](asm func(dst, src []T, inc int)) func(dst, src []T, inc int) {
+	return func(dst, src []T, inc int) {
+		n := len(dst)
+		if n <= 1 || inc <= 1 {
+			GatherGo(dst, src, inc)
+			return
+		}
+		_ = src[(n-1)*inc] // bounds check
+		asm(dst, src, inc)
+	}
+}
+
+// scatterWith is gatherWith for Scatter.
+func scatterWith[T Float](asm func(dst []T, inc int, src []T)) func(dst []T, inc int, src []T) {
+	return func(dst []T, inc int, src []T) {
+		n := len(src)
+		if n <= 1 || inc <= 1 {
+			ScatterGo(dst, inc, src)
+			return
+		}
+		_ = dst[(n-1)*inc] // bounds check
+		asm(dst, inc, src)
+	}
 }

@@ -3,34 +3,23 @@
 package kernels
 
 import (
-	"golang.org/x/sys/cpu"
+	"math"
 
 	"github.com/sdgo/sdgo/kernels/arm64"
 )
 
-// hasNEON reports whether the CPU has ASIMD (every arm64 CPU Go runs on
-// does; the check keeps the pattern of the other architectures).
-var hasNEON = cpu.ARM64.HasASIMD || true
+// NEON (ASIMD) is part of every arm64 CPU Go runs on: no feature check.
 
 func init() {
 	switch isaCap() {
 	case "generic", "purego", "go":
 		return
 	}
-	if hasNEON {
-		isa = "neon"
-		im := neonImpl()
-		*F32, *F64, gemm32, gemm64 = *im.f32, *im.f64, im.gemm32, im.gemm64
-	}
+	install(neonImpl())
 }
 
 // archImpls lists the assembly implementations this CPU can run.
-func archImpls() []impl {
-	if hasNEON {
-		return []impl{neonImpl()}
-	}
-	return nil
-}
+func archImpls() []impl { return []impl{neonImpl()} }
 
 // The NEON routines take whole vectors; these wrappers run the rest in Go.
 
@@ -89,7 +78,7 @@ func fma4[T Float](asm func(dst, x, y, z []T), lanes int) func(dst, x, y, z []T)
 			asm(dst[:n], x[:n], y[:n], z[:n])
 		}
 		for i := n; i < len(dst); i++ {
-			dst[i] = T(fmaT(x[i], y[i], z[i]))
+			dst[i] = fmaT(x[i], y[i], z[i])
 		}
 	}
 }
@@ -216,4 +205,15 @@ func neonImpl() impl {
 		gemm32: gemmKernel[float32]{mr: arm64.GemmF32NEONMR, nr: arm64.GemmF32NEONNR, kc: 256, mc: 128, nc: 512, fn: arm64.GemmF32NEON},
 		gemm64: gemmKernel[float64]{mr: arm64.GemmF64NEONMR, nr: arm64.GemmF64NEONNR, kc: 256, mc: 128, nc: 256, fn: arm64.GemmF64NEON},
 	}
+}
+
+// fmaT is x*y+z with a single rounding.
+func fmaT[T Float](x, y, z T) T {
+	var zero T
+	if _, ok := any(zero).(float32); ok {
+		// the float64 product of two float32 is exact; one rounding to
+		// float64 then one to float32 (harmless double rounding aside).
+		return T(float64(x)*float64(y) + float64(z))
+	}
+	return T(math.FMA(float64(x), float64(y), float64(z)))
 }

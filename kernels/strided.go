@@ -56,31 +56,3 @@ func ScatterGo[T Float](dst []T, inc int, src []T) {
 		j += inc
 	}
 }
-
-// gatherWith wraps an assembly gather that takes inc >= 2 and a src long
-// enough: it checks the bounds (panicking as GatherGo does) and leaves inc
-// 0 and 1 and single elements to GatherGo.
-func gatherWith[T Float](asm func(dst, src []T, inc int)) func(dst, src []T, inc int) {
-	return func(dst, src []T, inc int) {
-		n := len(dst)
-		if n <= 1 || inc <= 1 {
-			GatherGo(dst, src, inc)
-			return
-		}
-		_ = src[(n-1)*inc] // bounds check
-		asm(dst, src, inc)
-	}
-}
-
-// scatterWith is gatherWith for Scatter.
-func scatterWith[T Float](asm func(dst []T, inc int, src []T)) func(dst []T, inc int, src []T) {
-	return func(dst []T, inc int, src []T) {
-		n := len(src)
-		if n <= 1 || inc <= 1 {
-			ScatterGo(dst, inc, src)
-			return
-		}
-		_ = dst[(n-1)*inc] // bounds check
-		asm(dst, inc, src)
-	}
-}

@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -119,5 +118,3 @@ func benchStrided[T Float](b *testing.B, n, inc int, op string, portable bool) {
 	med := medianTime(b, f)
 	b.ReportMetric(2*float64(n*sizeOf(z))/med/1e9, "GB/s")
 }
-
-var _ = math.Inf

@@ -71,6 +71,12 @@ func For[T Float]() *Table[T] {
 // when it is unset.
 func isaCap() string { return strings.ToLower(strings.TrimSpace(os.Getenv("SDGO_ISA"))) }
 
+// install makes im the implementation of F32, F64, Gemm and ISA.
+func install(im impl) {
+	isa = im.name
+	*F32, *F64, gemm32, gemm64 = *im.f32, *im.f64, im.gemm32, im.gemm64
+}
+
 // impl is one complete implementation: the two tables and the GEMM
 // micro-kernels. Tests run every implementation the CPU offers.
 type impl struct {

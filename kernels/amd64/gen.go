@@ -63,7 +63,6 @@ func (e *g) lanes() int { return e.i.w / e.t.sz }
 func (e *g) r(n int) string {
 	return fmt.Sprintf("%s%d", e.i.v, n)
 }
-func (e *g) x(n int) string { return fmt.Sprintf("X%d", n) }
 func (e *g) op(name string) string {
 	return name + e.t.p
 }
@@ -104,31 +103,25 @@ func (e *g) ci(v uint64) string {
 // mov is the unaligned vector load/store.
 func (e *g) mov() string { return "VMOVU" + e.t.p }
 
-// logic ops: AVX-512 needs the integer forms (VPANDD...) without DQ.
-func (e *g) and() string {
+// bitwise is the vector logic instruction op (AND, OR, XOR, ANDN): AVX-512
+// without DQ has only the integer forms (VPANDD...).
+func (e *g) bitwise(op string) string {
 	if e.i.k {
-		return map[int]string{4: "VPANDD", 8: "VPANDQ"}[e.t.sz]
+		return "VP" + op + e.dq()
 	}
-	return "VAND" + e.t.p
+	return "V" + op + e.t.p
 }
-func (e *g) or() string {
-	if e.i.k {
-		return map[int]string{4: "VPORD", 8: "VPORQ"}[e.t.sz]
-	}
-	return "VOR" + e.t.p
-}
-func (e *g) xor() string {
-	if e.i.k {
-		return map[int]string{4: "VPXORD", 8: "VPXORQ"}[e.t.sz]
-	}
-	return "VXOR" + e.t.p
-}
-func (e *g) andn() string {
-	if e.i.k {
-		return map[int]string{4: "VPANDND", 8: "VPANDNQ"}[e.t.sz]
-	}
-	return "VANDN" + e.t.p
-}
+
+func (e *g) and() string  { return e.bitwise("AND") }
+func (e *g) or() string   { return e.bitwise("OR") }
+func (e *g) xor() string  { return e.bitwise("XOR") }
+func (e *g) andn() string { return e.bitwise("ANDN") }
+
+// dq is the integer lane-width suffix of AVX-512 instructions: D or Q.
+func (e *g) dq() string { return map[int]string{4: "D", 8: "Q"}[e.t.sz] }
+
+// log2sz is log2 of the element size, the shift from elements to bytes.
+func (e *g) log2sz() int { return map[int]int{4: 2, 8: 3}[e.t.sz] }
 
 // Comparison predicates.
 const (
@@ -224,7 +217,7 @@ func (e *g) tailMask() {
 		e.p("KMOVW R9, K1")
 	} else {
 		e.p("MOVQ CX, R9")
-		e.p("SHLQ $%d, R9", map[int]int{4: 2, 8: 3}[e.t.sz])
+		e.p("SHLQ $%d, R9", e.log2sz())
 		e.p("NEGQ R9")
 		e.p("LEAQ tailmask<>+32(SB), R10")
 		e.p("VMOVDQU (R10)(R9*1), Y15")
@@ -320,7 +313,8 @@ func (e *g) elementwise(k kernel) {
 	U := k.unroll
 	e.p("XORQ AX, AX")
 	nin := len(k.in)
-	// register plan: inputs j*U+u (u<U), outputs 8+u ... generic: allocate
+	// register plan: vector u of the unrolled loop takes the next nin
+	// registers for its inputs, one for its output and k.cost temporaries.
 	reg := 0
 	inRegs := make([][]string, U)
 	outRegs := make([]string, U)
@@ -347,12 +341,12 @@ func (e *g) elementwise(k kernel) {
 	if reg > limit {
 		panic(fmt.Sprintf("%s: too many registers %d", k.name, reg))
 	}
-	vec := func(u int, mem func(ptr string) string, store func(reg, mem string), load func(mem, reg string)) {
+	// one vector at AX, through load and store
+	vec := func(load func(mem, reg string), store func(reg, mem string)) {
 		for j, name := range k.in {
-			load(mem(ptr[name]), inRegs[u][j])
+			load(e.mem(ptr[name], 0), inRegs[0][j])
 		}
-		res := k.body(e, outRegs[u], inRegs[u], tmpRegs[u])
-		store(res, mem("DI"))
+		store(k.body(e, outRegs[0], inRegs[0], tmpRegs[0]), e.mem("DI", 0))
 	}
 	plainLoad := func(mem, reg string) { e.p("%s %s, %s", e.mov(), mem, reg) }
 	plainStore := func(reg, mem string) { e.p("%s %s, %s", e.mov(), reg, mem) }
@@ -383,7 +377,7 @@ func (e *g) elementwise(k kernel) {
 	e.l("loop1")
 	e.p("CMPQ AX, R12")
 	e.p("JG %s", e.L("tail"))
-	vec(0, func(p string) string { return e.mem(p, 0) }, plainStore, plainLoad)
+	vec(plainLoad, plainStore)
 	e.p("ADDQ $%d, AX", L)
 	e.p("JMP %s", e.L("loop1"))
 	e.l("tail")
@@ -391,7 +385,7 @@ func (e *g) elementwise(k kernel) {
 	e.p("SUBQ AX, CX")
 	e.p("JZ %s", e.L("done"))
 	e.tailMask()
-	vec(0, func(p string) string { return e.mem(p, 0) }, e.mstore, e.mload)
+	vec(e.mload, e.mstore)
 	e.l("done")
 	e.p("VZEROUPPER")
 	e.p("RET")
@@ -407,32 +401,27 @@ func binop(name string) func(e *g, out string, in, tmp []string) string {
 	}
 }
 
-// maxmin computes max2/min2 of in[0] and in[1]: VMAXPS returns its second
-// source when either is NaN, so a NaN in x is patched in afterwards.
-func maxmin(name string) func(e *g, out string, in, tmp []string) string {
+// maxmin computes max2/min2 of in[0] and in[1] (of in[0] and the
+// broadcast scalar when scalar is set): VMAXPS returns its second source
+// when either is NaN, so a NaN in x is patched in afterwards.
+func maxmin(name string, scalar bool) func(e *g, out string, in, tmp []string) string {
 	return func(e *g, out string, in, tmp []string) string {
-		e.p("%s %s, %s, %s", e.op(name), in[1], in[0], out)
-		if e.i.k {
-			e.cmp(UNORD, in[0], in[0], "K2")
-			e.blend("K2", in[0], out)
-		} else {
-			e.cmp(UNORD, in[0], in[0], in[1])
-			e.blend(in[1], in[0], out)
+		// AVX2 keeps the NaN mask in a vector: in y when y was loaded
+		// (dead by then), else in a temporary, as the scalar in
+		// register 12 serves every vector
+		y, mask := e.r(12), "K2"
+		switch {
+		case !scalar:
+			y = in[1]
+			if !e.i.k {
+				mask = in[1]
+			}
+		case !e.i.k:
+			mask = tmp[0]
 		}
-		return out
-	}
-}
-
-func maxminScalar(name string) func(e *g, out string, in, tmp []string) string {
-	return func(e *g, out string, in, tmp []string) string {
-		e.p("%s %s, %s, %s", e.op(name), e.r(12), in[0], out)
-		if e.i.k {
-			e.cmp(UNORD, in[0], in[0], "K2")
-			e.blend("K2", in[0], out)
-		} else {
-			e.cmp(UNORD, in[0], in[0], tmp[0])
-			e.blend(tmp[0], in[0], out)
-		}
+		e.p("%s %s, %s, %s", e.op(name), y, in[0], out)
+		e.cmp(UNORD, in[0], in[0], mask)
+		e.blend(mask, in[0], out)
 		return out
 	}
 }
@@ -463,14 +452,14 @@ func elementKernels() []kernel {
 		{name: "Sub", doc: loop("x[i] - y[i]"), args: bin, in: xy, unroll: 4, body: binop("VSUB")},
 		{name: "Mul", doc: loop("x[i] * y[i]"), args: bin, in: xy, unroll: 4, body: binop("VMUL")},
 		{name: "Div", doc: loop("x[i] / y[i]"), args: bin, in: xy, unroll: 4, body: binop("VDIV")},
-		{name: "Max", doc: loop("x[i] if x[i] > y[i] or x[i] is NaN, else y[i]"), args: bin, in: xy, unroll: 4, body: maxmin("VMAX")},
-		{name: "Min", doc: loop("x[i] if x[i] < y[i] or x[i] is NaN, else y[i]"), args: bin, in: xy, unroll: 4, body: maxmin("VMIN")},
+		{name: "Max", doc: loop("x[i] if x[i] > y[i] or x[i] is NaN, else y[i]"), args: bin, in: xy, unroll: 4, body: maxmin("VMAX", false)},
+		{name: "Min", doc: loop("x[i] if x[i] < y[i] or x[i] is NaN, else y[i]"), args: bin, in: xy, unroll: 4, body: maxmin("VMIN", false)},
 		{name: "AddScalar", doc: loop("x[i] + s"), args: sc, in: xs, unroll: 4, body: scalarop("VADD", false)},
 		{name: "SubScalar", doc: loop("x[i] - s"), args: sc, in: xs, unroll: 4, body: scalarop("VSUB", false)},
 		{name: "DivScalar", doc: loop("x[i] / s"), args: sc, in: xs, unroll: 4, body: scalarop("VDIV", false)},
 		{name: "Scale", doc: loop("x[i] * s"), args: sc, in: xs, unroll: 4, body: scalarop("VMUL", false)},
-		{name: "MaxScalar", doc: loop("x[i] if x[i] > s or x[i] is NaN, else s"), args: sc, in: xs, unroll: 4, cost: 1, body: maxminScalar("VMAX")},
-		{name: "MinScalar", doc: loop("x[i] if x[i] < s or x[i] is NaN, else s"), args: sc, in: xs, unroll: 4, cost: 1, body: maxminScalar("VMIN")},
+		{name: "MaxScalar", doc: loop("x[i] if x[i] > s or x[i] is NaN, else s"), args: sc, in: xs, unroll: 4, cost: 1, body: maxmin("VMAX", true)},
+		{name: "MinScalar", doc: loop("x[i] if x[i] < s or x[i] is NaN, else s"), args: sc, in: xs, unroll: 4, cost: 1, body: maxmin("VMIN", true)},
 		{name: "ScalarSub", doc: loop("s - x[i]"), args: sc2, in: xs, unroll: 4, body: scalarop("VSUB", true)},
 		{name: "ScalarDiv", doc: loop("s / x[i]"), args: sc2, in: xs, unroll: 4, body: scalarop("VDIV", true)},
 		{name: "Axpy", doc: "for i := range dst {\n\tdst[i] += a * x[i] // fused multiply-add\n}",
@@ -535,7 +524,9 @@ func (e *g) hreduce(op string, z int) {
 	}
 }
 
-func (e *g) reduction(name, doc string, dot bool, kind string) {
+// reduction emits a reduction of kind sum, dot, max or min.
+func (e *g) reduction(name, doc, kind string) {
+	dot := kind == "dot"
 	args := []arg{{"x", "slice"}}
 	if dot {
 		args = append(args, arg{"y", "slice"})
@@ -551,7 +542,7 @@ func (e *g) reduction(name, doc string, dot bool, kind string) {
 	}
 	// accumulators R0..R3, loads R4..R7, NaN flags R8 (AVX2) or K3.
 	switch kind {
-	case "sum":
+	case "sum", "dot":
 		for u := 0; u < 4; u++ {
 			e.p("%s %s, %s, %s", e.xor(), e.r(u), e.r(u), e.r(u))
 		}
@@ -583,9 +574,9 @@ func (e *g) reduction(name, doc string, dot bool, kind string) {
 		if masked {
 			mv = 0
 		}
+		load(e.mem("SI", mv), lr)
 		switch {
 		case dot:
-			load(e.mem("SI", mv), lr)
 			if masked {
 				load(e.mem("DX", mv), e.r(8))
 				e.p("VFMADD231%s %s, %s, %s", e.t.p, e.r(8), lr, e.r(u))
@@ -593,10 +584,8 @@ func (e *g) reduction(name, doc string, dot bool, kind string) {
 				e.p("VFMADD231%s %s, %s, %s", e.t.p, e.mem("DX", mv), lr, e.r(u))
 			}
 		case kind == "sum":
-			load(e.mem("SI", mv), lr)
 			e.p("%s %s, %s, %s", e.op("VADD"), lr, e.r(u), e.r(u))
 		default:
-			load(e.mem("SI", mv), lr)
 			if e.i.k {
 				e.p("VCMP%s $%d, %s, %s, K%d, K%d", e.t.p, ORD, lr, lr, 3+u, 3+u)
 				if masked {
@@ -641,17 +630,11 @@ func (e *g) reduction(name, doc string, dot bool, kind string) {
 	e.tailMask()
 	step(1, e.mload, true)
 	e.l("combine")
-	red := map[string]string{"sum": "VADD", "max": "VMAX", "min": "VMIN"}[kind]
-	if dot {
-		red = "VADD"
-	}
+	red := map[string]string{"sum": "VADD", "dot": "VADD", "max": "VMAX", "min": "VMIN"}[kind]
 	e.p("%s %s, %s, %s", e.op(red), e.r(1), e.r(0), e.r(0))
 	e.p("%s %s, %s, %s", e.op(red), e.r(3), e.r(2), e.r(2))
 	e.p("%s %s, %s, %s", e.op(red), e.r(2), e.r(0), e.r(0))
 	e.hreduce(red, 0)
-	if kind != "max" && kind != "min" {
-		e.p("VZEROUPPER")
-	}
 	if kind == "max" || kind == "min" {
 		if e.i.k {
 			e.p("VZEROUPPER")
@@ -683,6 +666,7 @@ func (e *g) reduction(name, doc string, dot bool, kind string) {
 		e.p("RET")
 		return
 	}
+	e.p("VZEROUPPER")
 	e.p("%s X0, ret+%d(FP)", e.scalarMov(), offs["ret"])
 	e.p("RET")
 }
@@ -691,81 +675,94 @@ func (e *g) reduction(name, doc string, dot bool, kind string) {
 // main
 
 func main() {
-	var elemS, elemGo bytes.Buffer
-	consts := map[string]string{}
-	elemS.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n")
-	elemGo.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage amd64\n")
-	var mathS, mathGo bytes.Buffer
-	mathS.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n")
-	mathGo.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage amd64\n")
-	var gemmS, gemmGo bytes.Buffer
-	gemmS.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n")
-	gemmGo.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage amd64\n")
+	elem, mathf, gemm, gather := newFile(), newFile(), newFile(), newFile()
 	for _, is := range []isa{avx512, avx2} {
 		for _, t := range []typ{f32, f64} {
-			e := &g{consts: consts, i: is, t: t}
-			for _, k := range elementKernels() {
-				e.elementwise(k)
-			}
-			e.reduction("Sum", "var s T\nfor i := range x {\n\ts += x[i] // in 4 vector accumulators, then across lanes\n}\nreturn s", false, "sum")
-			e.reduction("Dot", "var s T\nfor i := range x {\n\ts += x[i] * y[i] // fused, in 4 vector accumulators\n}\nreturn s", true, "sum")
-			e.reduction("MaxReduce", "m := T(math.Inf(-1))\nfor i := range x {\n\tif x[i] > m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", false, "max")
-			e.reduction("MinReduce", "m := T(math.Inf(1))\nfor i := range x {\n\tif x[i] < m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", false, "min")
-			elemS.Write(e.s.Bytes())
-			elemGo.Write(e.gofile.Bytes())
-
-			m := &g{consts: consts, i: is, t: t}
-			m.mathKernels()
-			mathS.Write(m.s.Bytes())
-			mathGo.Write(m.gofile.Bytes())
-
-			gm := &g{consts: consts, i: is, t: t}
-			gm.gemmKernel()
-			gm.gemmDirect()
-			gemmS.Write(gm.s.Bytes())
-			gemmGo.Write(gm.gofile.Bytes())
+			elem.gen(is, t, func(e *g) {
+				for _, k := range elementKernels() {
+					e.elementwise(k)
+				}
+				e.reduction("Sum", "var s T\nfor i := range x {\n\ts += x[i] // in 4 vector accumulators, then across lanes\n}\nreturn s", "sum")
+				e.reduction("Dot", "var s T\nfor i := range x {\n\ts += x[i] * y[i] // fused, in 4 vector accumulators\n}\nreturn s", "dot")
+				e.reduction("MaxReduce", "m := T(math.Inf(-1))\nfor i := range x {\n\tif x[i] > m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "max")
+				e.reduction("MinReduce", "m := T(math.Inf(1))\nfor i := range x {\n\tif x[i] < m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "min")
+			})
+			mathf.gen(is, t, (*g).mathKernels)
+			gemm.gen(is, t, func(e *g) {
+				e.gemmKernel()
+				e.gemmDirect()
+			})
+			gather.gen(is, t, func(e *g) {
+				e.gather()
+				e.scatter()
+			})
 		}
 	}
-	// constants go into elem_amd64.s
-	var names []string
-	for n := range consts {
+	elem.write("elem", tailmaskTable())
+	mathf.write("math", tailmaskTable())
+	gemm.write("gemm", tailmaskTable(), kmaskTable())
+	gather.write("gather", kmaskTable())
+}
+
+// file is one pair of generated files, name_amd64.s and name_amd64.go, and
+// the constants its code uses. Constants are file-local (<>), so each .s
+// file carries its own.
+type file struct {
+	s, gofile bytes.Buffer
+	consts    map[string]string // name -> DATA lines
+}
+
+func newFile() *file {
+	f := &file{consts: map[string]string{}}
+	const head = "// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n"
+	f.s.WriteString(head + "#include \"textflag.h\"\n")
+	f.gofile.WriteString(head + "package amd64\n")
+	return f
+}
+
+// gen appends the routines body emits for ISA is and type t.
+func (f *file) gen(is isa, t typ, body func(e *g)) {
+	e := &g{consts: f.consts, i: is, t: t}
+	body(e)
+	f.s.Write(e.s.Bytes())
+	f.gofile.Write(e.gofile.Bytes())
+}
+
+// write writes the files, the .s with the tables and then the constants
+// the code used, sorted by name.
+func (f *file) write(name string, tables ...string) {
+	for _, t := range tables {
+		f.s.WriteString(t)
+	}
+	names := make([]string, 0, len(f.consts))
+	for n := range f.consts {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	elemS.WriteString("\n// tail masks: 32 bytes of ones then 32 of zeros\n")
-	for off := 0; off < 64; off += 8 {
-		v := "0xffffffffffffffff"
-		if off >= 32 {
-			v = "0"
-		}
-		fmt.Fprintf(&elemS, "DATA tailmask<>+%d(SB)/8, $%s\n", off, v)
+	if len(names) > 0 {
+		f.s.WriteString("\n")
 	}
-	elemS.WriteString("GLOBL tailmask<>(SB), RODATA|NOPTR, $64\n\n")
-	// Constants are file-local (<>), so each .s file gets its own copy of
-	// what it uses; simplest is to put all in each.
-	var cs bytes.Buffer
 	for _, n := range names {
-		cs.WriteString(consts[n])
+		f.s.WriteString(f.consts[n])
 	}
-	elemS.Write(cs.Bytes())
-	mathS.WriteString("\n// tail masks: 32 bytes of ones then 32 of zeros\n")
+	write(name+"_amd64.s", f.s.Bytes())
+	write(name+"_amd64.go", f.gofile.Bytes())
+}
+
+// tailmaskTable is tailmask<>: 32 bytes of ones then 32 of zeros; the
+// AVX2 tail mask of c bytes is the 32 bytes at tailmask<>+32-c.
+func tailmaskTable() string {
+	var b strings.Builder
+	b.WriteString("\n// tail masks: 32 bytes of ones then 32 of zeros\n")
 	for off := 0; off < 64; off += 8 {
 		v := "0xffffffffffffffff"
 		if off >= 32 {
 			v = "0"
 		}
-		fmt.Fprintf(&mathS, "DATA tailmask<>+%d(SB)/8, $%s\n", off, v)
+		fmt.Fprintf(&b, "DATA tailmask<>+%d(SB)/8, $%s\n", off, v)
 	}
-	mathS.WriteString("GLOBL tailmask<>(SB), RODATA|NOPTR, $64\n\n")
-	mathS.Write(cs.Bytes())
-	write("elem_amd64.s", elemS.Bytes())
-	write("elem_amd64.go", elemGo.Bytes())
-	write("math_amd64.s", mathS.Bytes())
-	write("math_amd64.go", mathGo.Bytes())
-	gemmS.WriteString(gemmMasks())
-	write("gemm_amd64.s", gemmS.Bytes())
-	write("gemm_amd64.go", gemmGo.Bytes())
-	gatherMain()
+	b.WriteString("GLOBL tailmask<>(SB), RODATA|NOPTR, $64\n")
+	return b.String()
 }
 
 func write(name string, b []byte) {
@@ -779,8 +776,6 @@ func write(name string, b []byte) {
 		panic(err)
 	}
 }
-
-var _ = big.NewFloat
 
 // ---------------------------------------------------------------------------
 // Transcendentals.
@@ -1048,27 +1043,20 @@ func (e *g) mathKernels() {
 	if e.i.k {
 		regs = 32
 	}
+	// withMasks runs core with n of the temporaries as masks.
+	withMasks := func(n int, core func(e *g, x, out string, t, m []string)) func(e *g, out string, in, tmp []string) string {
+		return func(e *g, out string, in, tmp []string) string {
+			t, m := e.masks(tmp, n)
+			core(e, in[0], out, t, m)
+			return out
+		}
+	}
 	ks := []kernel{
 		{name: "Exp", args: un, in: []string{"x"}, unroll: 1, cost: 3, regs: regs,
 			body: func(e *g, out string, in, tmp []string) string { e.expCore(in[0], out, tmp); return out }},
-		{name: "Log", args: un, in: []string{"x"}, unroll: 1, cost: 12, regs: regs,
-			body: func(e *g, out string, in, tmp []string) string {
-				t, m := e.masks(tmp, 2)
-				e.logCore(in[0], out, t, m)
-				return out
-			}},
-		{name: "Tanh", args: un, in: []string{"x"}, unroll: 1, cost: 8, regs: regs,
-			body: func(e *g, out string, in, tmp []string) string {
-				t, m := e.masks(tmp, 1)
-				e.tanhCore(in[0], out, t, m)
-				return out
-			}},
-		{name: "Sigmoid", args: un, in: []string{"x"}, unroll: 1, cost: 7, regs: regs,
-			body: func(e *g, out string, in, tmp []string) string {
-				t, m := e.masks(tmp, 1)
-				e.sigmoidCore(in[0], out, t, m)
-				return out
-			}},
+		{name: "Log", args: un, in: []string{"x"}, unroll: 1, cost: 12, regs: regs, body: withMasks(2, (*g).logCore)},
+		{name: "Tanh", args: un, in: []string{"x"}, unroll: 1, cost: 8, regs: regs, body: withMasks(1, (*g).tanhCore)},
+		{name: "Sigmoid", args: un, in: []string{"x"}, unroll: 1, cost: 7, regs: regs, body: withMasks(1, (*g).sigmoidCore)},
 	}
 	docs := map[string]string{
 		"Exp": loop("math.Exp(x[i])") + "\n\nwith x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a Taylor polynomial of degree 13\n" +
@@ -1146,7 +1134,7 @@ const (
 	e.p("MOVQ b+16(FP), BX")
 	e.p("MOVQ c+24(FP), DX")
 	e.p("MOVQ ldc+32(FP), R8")
-	e.p("SHLQ $%d, R8", map[int]int{4: 2, 8: 3}[sz])
+	e.p("SHLQ $%d, R8", e.log2sz())
 	nacc := mr * nv
 	for i := 0; i < nacc; i++ {
 		e.p("%s %s, %s, %s", e.xor(), e.r(i), e.r(i), e.r(i))
@@ -1281,6 +1269,15 @@ func (e *g) idxConst(kind string, s, j int, idx []int) string {
 	return name + "<>(SB)"
 }
 
+// movdqu is the unaligned integer vector load: AVX-512 names the lane
+// width (VMOVDQU32, VMOVDQU64).
+func (e *g) movdqu() string {
+	if e.i.k {
+		return fmt.Sprint("VMOVDQU", 8*e.t.sz)
+	}
+	return "VMOVDQU"
+}
+
 // permImm is the immediate of VPERMPD (AVX2, 4 lanes of 2 bits) for idx.
 func permImm(idx []int) int {
 	v := 0
@@ -1323,7 +1320,7 @@ func (e *g) gatherScatterDecl(scatter bool) {
 func (e *g) scalarStrided(scatter bool) {
 	sz := e.t.sz
 	mv := map[int]string{4: "MOVL", 8: "MOVQ"}[sz]
-	sh := map[int]int{4: 2, 8: 3}[sz]
+	sh := e.log2sz()
 	e.l("scalar")
 	e.p("SHLQ $%d, DX", sh)
 	e.p("LEAQ (DX)(DX*2), R13") // 3*inc bytes
@@ -1391,11 +1388,10 @@ func (e *g) gather() {
 	for s := 2; s <= maxPermStride; s++ {
 		idx, mask := gatherTables(s, L)
 		e.l(fmt.Sprint("s", s))
-		// index vectors in registers 8.. (AVX2: 8..8+s-1 <= 15)
-		for j := 0; j < s; j++ {
-			if e.i.k || e.t.sz == 4 {
-				e.p("VMOVDQU%s %s, %s", map[bool]string{true: map[int]string{4: "32", 8: "64"}[sz], false: ""}[e.i.k], e.idxConst("gidx", s, j, idx[j]), e.r(8+j))
-			}
+		// index vectors in registers 8.. (AVX2: 8..8+s-1 <= 15; AVX2
+		// float64 permutes with an immediate instead)
+		for j := 0; j < s && (e.i.k || sz == 4); j++ {
+			e.p("%s %s, %s", e.movdqu(), e.idxConst("gidx", s, j, idx[j]), e.r(8+j))
 		}
 		if e.i.k {
 			for j := 1; j < s; j++ {
@@ -1409,7 +1405,7 @@ func (e *g) gather() {
 		e.p("JLT %s", e.L(fmt.Sprint("s", s, "tail")))
 		e.p("CMPQ R11, $%d", L*s)
 		e.p("JLT %s", e.L(fmt.Sprint("s", s, "tail")))
-		e.gatherGroup(s, idx, mask, "")
+		e.gatherGroup(s, idx, mask)
 		e.p("%s %s, (DI)", e.mov(), e.r(0))
 		e.p("ADDQ $%d, SI", e.i.w*s)
 		e.p("ADDQ $%d, DI", e.i.w)
@@ -1465,7 +1461,7 @@ func (e *g) clampCount(src string, off, L int, dst string) {
 }
 
 // gatherGroup sets register 0 to the group of L outputs at SI.
-func (e *g) gatherGroup(s int, idx [][]int, mask []uint32, _ string) {
+func (e *g) gatherGroup(s int, idx [][]int, mask []uint32) {
 	P := e.t.p
 	for j := 0; j < s; j++ {
 		mem := fmt.Sprintf("%d(SI)", j*e.i.w)
@@ -1512,7 +1508,7 @@ func (e *g) gatherGroup(s int, idx [][]int, mask []uint32, _ string) {
 				}
 			}
 		}
-		e.p("VPTERNLOG%s $0xec, %s, %s, %s", map[int]string{4: "D", 8: "Q"}[e.t.sz], e.idxConst("geven", s, 0, even), e.r(1), e.r(0))
+		e.p("VPTERNLOG%s $0xec, %s, %s, %s", e.dq(), e.idxConst("geven", s, 0, even), e.r(1), e.r(0))
 	}
 }
 
@@ -1555,7 +1551,7 @@ func (e *g) scatter() {
 				e.p("MOVL $0x%x, R9", mask[j])
 				e.p("KMOVW R9, K%d", kOf[mask[j]])
 			}
-			e.p("VMOVDQU%s %s, %s", map[int]string{4: "32", 8: "64"}[e.t.sz], e.idxConst("sidx", s, j, idx[j]), e.r(8+j))
+			e.p("%s %s, %s", e.movdqu(), e.idxConst("sidx", s, j, idx[j]), e.r(8+j))
 		}
 		if len(kOf) > 7 {
 			panic("too many masks")
@@ -1566,8 +1562,7 @@ func (e *g) scatter() {
 		e.p("JLT %s", e.L(fmt.Sprint("s", s, "tail")))
 		e.p("%s (SI), %s", e.mov(), e.r(0))
 		for j := 0; j < s; j++ {
-			// PREFETCHW 1024+64j(DI)
-			e.prefetchw(4096 + j*e.i.w)
+			e.prefetchw(4096 + j*e.i.w) // 4 KiB ahead of the stores
 		}
 		for j := 0; j < s; j++ {
 			e.p("VPERM%s %s, %s, %s", P, e.r(0), e.r(8+j), e.r(16+j))
@@ -1642,34 +1637,6 @@ func kmaskTable() string {
 	return b.String()
 }
 
-func gatherMain() {
-	var gs, gg bytes.Buffer
-	consts := map[string]string{}
-	gs.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\n#include \"textflag.h\"\n")
-	gg.WriteString("// Code generated by gen.go; DO NOT EDIT.\n\n//go:build amd64 && !purego\n\npackage amd64\n")
-	for _, is := range []isa{avx512, avx2} {
-		for _, t := range []typ{f32, f64} {
-			e := &g{consts: consts, i: is, t: t}
-			e.gather()
-			e.scatter()
-			gs.Write(e.s.Bytes())
-			gg.Write(e.gofile.Bytes())
-		}
-	}
-	var names []string
-	for n := range consts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	gs.WriteString(kmaskTable())
-	gs.WriteString("\n")
-	for _, n := range names {
-		gs.WriteString(consts[n])
-	}
-	write("gather_amd64.s", gs.Bytes())
-	write("gather_amd64.go", gg.Bytes())
-}
-
 // ---------------------------------------------------------------------------
 // Direct (unpacked) GEMM kernels for small products.
 
@@ -1725,7 +1692,7 @@ const (
 `, fn, MR, NR, T)
 	fmt.Fprintf(&e.s, "\n// func %s(mr, nn, k int, a *%s, rsa, csa int, b *%s, rsb int, c *%s, rsc int, alpha, beta %s)\n", fn, T, T, T, T)
 	fmt.Fprintf(&e.s, "TEXT ·%s(SB), NOSPLIT, $0-%d\n", fn, 80+2*sz)
-	shift := map[int]int{4: 2, 8: 3}[sz]
+	shift := e.log2sz()
 	// masks
 	e.p("MOVQ nn+8(FP), AX")
 	if e.i.k {
@@ -1894,20 +1861,4 @@ const (
 			e.p("RET")
 		}
 	}
-}
-
-// gemmMasks are the mask tables the direct GEMM kernels use.
-func gemmMasks() string {
-	var b strings.Builder
-	b.WriteString("\n// tail masks: 32 bytes of ones then 32 of zeros\n")
-	for off := 0; off < 64; off += 8 {
-		v := "0xffffffffffffffff"
-		if off >= 32 {
-			v = "0"
-		}
-		fmt.Fprintf(&b, "DATA tailmask<>+%d(SB)/8, $%s\n", off, v)
-	}
-	b.WriteString("GLOBL tailmask<>(SB), RODATA|NOPTR, $64\n")
-	b.WriteString(kmaskTable())
-	return b.String()
 }
