@@ -5,3 +5,5 @@
 //
 // Routines are named Op + element type + NEON, for example AddF32NEON.
 package arm64
+
+//go:generate go run gen.go
