@@ -305,29 +305,32 @@ func Values[T Elem](a *Array) []T {
 }
 
 // Float64s returns a's elements in C order converted to float64 (true is 1).
-func (a *Array) Float64s() []float64 {
-	out := make([]float64, 0, a.Size())
-	switch a.DType() {
-	case Float32:
-		for _, v := range Values[float32](a) {
-			out = append(out, float64(v))
-		}
-	case Float64:
-		out = Values[float64](a)
-	case Int32:
-		for _, v := range Values[int32](a) {
-			out = append(out, float64(v))
-		}
-	case Int64:
-		for _, v := range Values[int64](a) {
-			out = append(out, float64(v))
-		}
-	case Bool:
-		for _, v := range Values[bool](a) {
-			out = append(out, b2f(v))
-		}
+func (a *Array) Float64s() []float64 { return valuesAs[float64](a) }
+
+// Int64s returns a's elements in C order converted to int64 (floats
+// truncate).
+func (a *Array) Int64s() []int64 { return valuesAs[int64](a) }
+
+// valuesAs returns a's elements in C order converted to T, always in a new
+// slice (callers may change it), and empty for dtypes sdgo does not compute
+// with. A conversion is Cast's one packed buffer, so that converting costs
+// one pass and one allocation.
+func valuesAs[T Elem](a *Array) []T {
+	dt := DTypeOf[T]()
+	switch {
+	case a.DType() == dt:
+		return Values[T](a)
+	case !a.DType().Computable():
+		return []T{}
 	}
-	return out
+	c, err := Cast(a, dt)
+	if err != nil {
+		panic(err) // computable dtypes cast to one another
+	}
+	if v := Raw[T](c); v != nil {
+		return v
+	}
+	return []T{}
 }
 
 func b2f(b bool) float64 {
@@ -335,27 +338,6 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// Int64s returns a's elements in C order converted to int64 (floats truncate).
-func (a *Array) Int64s() []int64 {
-	switch a.DType() {
-	case Int64:
-		return Values[int64](a)
-	case Int32:
-		v := Values[int32](a)
-		out := make([]int64, len(v))
-		for i, x := range v {
-			out[i] = int64(x)
-		}
-		return out
-	}
-	f := a.Float64s()
-	out := make([]int64, len(f))
-	for i, v := range f {
-		out[i] = int64(v)
-	}
-	return out
 }
 
 // Float returns the element at idx as a float64. It panics if idx is outside
@@ -461,22 +443,74 @@ func formatElem(sb *strings.Builder, dt DType, v float64) {
 	}
 }
 
-// Equal reports whether a and b have the same dtype, shape and elements
-// (NaN equals NaN here, so that arrays holding NaN can be compared in tests).
+// Equal reports whether a and b have the same dtype, shape and elements,
+// whatever their layouts. Elements compare in their own dtype (int64 values
+// above 2^53 are not rounded); for floats NaN equals NaN here, so that arrays
+// holding NaN can be compared in tests. Dtypes sdgo does not compute with
+// compare element bytes; string arrays compare their strings.
 func Equal(a, b *Array) bool {
 	if a.DType() != b.DType() || !slices.Equal(a.shape, b.shape) {
 		return false
 	}
-	if !a.DType().Computable() {
-		return string(a.buf.bytes) == string(b.buf.bytes) && a.offset == b.offset
-	}
-	x, y := a.Float64s(), b.Float64s()
-	for i := range x {
-		if x[i] != y[i] && !(math.IsNaN(x[i]) && math.IsNaN(y[i])) {
-			return false
+	sz := a.DType().Size()
+	if sz == 0 {
+		x, errx := Strings(a)
+		y, erry := Strings(b)
+		if errx != nil || erry != nil {
+			return string(a.buf.bytes) == string(b.buf.bytes) && a.offset == b.offset
 		}
+		return slices.Equal(x, y)
 	}
-	return true
+	nn, ok := newNest(a.shape, 2, [3][]int{a.strides, b.strides}, [3]int{a.offset, b.offset})
+	if !ok {
+		return true
+	}
+	switch a.DType() {
+	case Float32:
+		return equalRuns(Raw[float32](a), Raw[float32](b), true, &nn)
+	case Float64:
+		return equalRuns(Raw[float64](a), Raw[float64](b), true, &nn)
+	case Int32:
+		return equalRuns(Raw[int32](a), Raw[int32](b), false, &nn)
+	case Int64:
+		return equalRuns(Raw[int64](a), Raw[int64](b), false, &nn)
+	case Bool:
+		return equalRuns(Raw[bool](a), Raw[bool](b), false, &nn)
+	}
+	return equalBytes(a.buf.bytes, b.buf.bytes, sz, &nn)
+}
+
+// equalRuns reports whether x and y hold the same elements over the nest's
+// two operands; with nan set, NaN equals NaN.
+func equalRuns[T Elem](x, y []T, nan bool, nn *nest) bool {
+	eq := true
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for c, i, j := 0, off[0], off[1]; eq && c < n; c, i, j = c+1, i+inc[0], j+inc[1] {
+			if u, v := x[i], y[j]; u != v && !(nan && u != u && v != v) {
+				eq = false
+			}
+		}
+	})
+	return eq
+}
+
+// equalBytes reports whether two buffers of sz-byte elements hold the same
+// element bytes over the nest's two operands.
+func equalBytes(x, y []byte, sz int, nn *nest) bool {
+	eq := true
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		if !eq {
+			return
+		}
+		if inc[0] == 1 && inc[1] == 1 {
+			eq = string(x[off[0]*sz:(off[0]+n)*sz]) == string(y[off[1]*sz:(off[1]+n)*sz])
+			return
+		}
+		for c, i, j := 0, off[0]*sz, off[1]*sz; eq && c < n; c, i, j = c+1, i+inc[0]*sz, j+inc[1]*sz {
+			eq = string(x[i:i+sz]) == string(y[j:j+sz])
+		}
+	})
+	return eq
 }
 
 // AllClose reports whether a and b have the same shape and every pair of

@@ -67,3 +67,55 @@ func BenchmarkLayouts(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompare compares Compare(Gt) with BinaryInto(Add) on 1e6 float32
+// elements, packed and with a broadcast scalar, reporting ns per element.
+func BenchmarkCompare(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	x := randArray(b, rng, Float32, 1000, 1000)
+	y := randArray(b, rng, Float32, 1000, 1000)
+	s := Scalar[float32](0.5)
+	out := Must(Zeros(Float32, 1000, 1000))
+	perElem := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ns/elem")
+	}
+	b.Run("add", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if err := BinaryInto(Add, out, x, y); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perElem(b)
+	})
+	for _, c := range []struct {
+		name string
+		y    *Array
+	}{{"gt", y}, {"gt-scalar", s}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := Compare(Gt, x, c.y); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perElem(b)
+		})
+	}
+	bx, by := Must(Compare(Gt, x, s)), Must(Compare(Lt, y, s))
+	b.Run("and", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := Logic(And, bx, by); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perElem(b)
+	})
+	b.Run("gt-stepped", func(b *testing.B) {
+		sx := strided(b, x)
+		for i := 0; i < b.N; i++ {
+			if _, err := Compare(Gt, sx, sx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perElem(b)
+	})
+}

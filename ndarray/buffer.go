@@ -51,7 +51,9 @@ func alignedBytes(nbytes int) []byte {
 // BufferFromBytes wraps native-byte-order element bytes
 // as a buffer of n elements of dt, without copying. For string dtypes, b is
 // the SameDiff encoding and n the number of strings. The caller must not
-// change b afterwards.
+// change b afterwards. For Bool, bytes other than 0 and 1 are true and are
+// made 1 in a copy: Go's bool must be 0 or 1, and the Bool loops (Logic,
+// Compare, Equal) work on the bytes.
 func BufferFromBytes(dt DType, n int, b []byte) (*Buffer, error) {
 	if !dt.Known() {
 		return nil, fmt.Errorf("ndarray: unknown dtype %v", dt)
@@ -68,7 +70,25 @@ func BufferFromBytes(dt DType, n int, b []byte) (*Buffer, error) {
 		copy(c, b)
 		b = c
 	}
+	if dt == Bool {
+		b = normalizeBools(b)
+	}
 	return &Buffer{bytes: b, dtype: dt, n: n}, nil
+}
+
+// normalizeBools returns b, or a copy with every non-zero byte made 1 when
+// some byte is neither 0 nor 1.
+func normalizeBools(b []byte) []byte {
+	for _, x := range b {
+		if x > 1 {
+			c := alignedBytes(len(b))
+			for j, y := range b {
+				c[j] = min(y, 1)
+			}
+			return c
+		}
+	}
+	return b
 }
 
 // DType returns the element type.

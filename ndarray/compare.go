@@ -1,6 +1,9 @@
 package ndarray
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+)
 
 // CompareOp is an elementwise comparison; its result is a Bool array.
 type CompareOp uint8
@@ -53,40 +56,139 @@ func Compare(op CompareOp, a, b *Array) (*Array, error) {
 		if op != Eq && op != Ne {
 			return nil, fmt.Errorf("ndarray: %v is not defined on bool arrays", op)
 		}
-		x, y := Raw[bool](a), Raw[bool](b)
-		ne := op == Ne
-		nn.each(func(off [3]int, n int, inc [3]int) {
-			for i := 0; i < n; i++ {
-				d[off[0]+i*inc[0]] = (x[off[1]+i*inc[1]] != y[off[2]+i*inc[2]]) == ne
-			}
-		})
+		// On bools, a == b is !(a != b): Xor, negated for Eq.
+		logicRuns(Xor, op == Eq, out.buf.bytes, a.buf.bytes, b.buf.bytes, &nn)
 	default:
 		return nil, fmt.Errorf("ndarray: %v is not defined on %v arrays", op, a.DType())
 	}
 	return out, nil
 }
 
-func compareRuns[T Num](op CompareOp, d []bool, x, y []T, nn *nest) {
-	var f func(a, b T) bool
+// flipped returns the comparison that gives the same result with its
+// operands swapped: a < b is b > a (also for NaN, where both are false).
+func (op CompareOp) flipped() CompareOp {
 	switch op {
-	case Eq:
-		f = func(a, b T) bool { return a == b }
-	case Ne:
-		f = func(a, b T) bool { return a != b }
 	case Lt:
-		f = func(a, b T) bool { return a < b }
+		return Gt
 	case Le:
-		f = func(a, b T) bool { return a <= b }
+		return Ge
 	case Gt:
-		f = func(a, b T) bool { return a > b }
-	default:
-		f = func(a, b T) bool { return a >= b }
+		return Lt
+	case Ge:
+		return Le
 	}
+	return op
+}
+
+// compareRuns writes op(x, y) over every run of the nest: a plain loop per op
+// on contiguous runs and on runs against a broadcast scalar, a strided loop
+// per op otherwise. The op is chosen once per run, never per element.
+func compareRuns[T Num](op CompareOp, d []bool, x, y []T, nn *nest) {
 	nn.each(func(off [3]int, n int, inc [3]int) {
-		for i := 0; i < n; i++ {
-			d[off[0]+i*inc[0]] = f(x[off[1]+i*inc[1]], y[off[2]+i*inc[2]])
+		switch {
+		case inc == [3]int{1, 1, 1}:
+			cmpVec(op, d[off[0]:off[0]+n], x[off[1]:off[1]+n], y[off[2]:off[2]+n])
+		case inc == [3]int{1, 1, 0}:
+			cmpScalar(op, d[off[0]:off[0]+n], x[off[1]:off[1]+n], y[off[2]])
+		case inc == [3]int{1, 0, 1}:
+			cmpScalar(op.flipped(), d[off[0]:off[0]+n], y[off[2]:off[2]+n], x[off[1]])
+		default:
+			cmpStrided(op, d, x, y, off, n, inc)
 		}
 	})
+}
+
+// cmpVec sets d[i] = op(x[i], y[i]).
+func cmpVec[T Num](op CompareOp, d []bool, x, y []T) {
+	x, y = x[:len(d)], y[:len(d)]
+	switch op {
+	case Eq:
+		for i := range d {
+			d[i] = x[i] == y[i]
+		}
+	case Ne:
+		for i := range d {
+			d[i] = x[i] != y[i]
+		}
+	case Lt:
+		for i := range d {
+			d[i] = x[i] < y[i]
+		}
+	case Le:
+		for i := range d {
+			d[i] = x[i] <= y[i]
+		}
+	case Gt:
+		for i := range d {
+			d[i] = x[i] > y[i]
+		}
+	default:
+		for i := range d {
+			d[i] = x[i] >= y[i]
+		}
+	}
+}
+
+// cmpScalar sets d[i] = op(x[i], s).
+func cmpScalar[T Num](op CompareOp, d []bool, x []T, s T) {
+	x = x[:len(d)]
+	switch op {
+	case Eq:
+		for i := range d {
+			d[i] = x[i] == s
+		}
+	case Ne:
+		for i := range d {
+			d[i] = x[i] != s
+		}
+	case Lt:
+		for i := range d {
+			d[i] = x[i] < s
+		}
+	case Le:
+		for i := range d {
+			d[i] = x[i] <= s
+		}
+	case Gt:
+		for i := range d {
+			d[i] = x[i] > s
+		}
+	default:
+		for i := range d {
+			d[i] = x[i] >= s
+		}
+	}
+}
+
+// cmpStrided writes op over one run of n elements with any steps.
+func cmpStrided[T Num](op CompareOp, d []bool, x, y []T, off [3]int, n int, inc [3]int) {
+	i, j, k := off[0], off[1], off[2]
+	switch op {
+	case Eq:
+		for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+			d[i] = x[j] == y[k]
+		}
+	case Ne:
+		for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+			d[i] = x[j] != y[k]
+		}
+	case Lt:
+		for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+			d[i] = x[j] < y[k]
+		}
+	case Le:
+		for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+			d[i] = x[j] <= y[k]
+		}
+	case Gt:
+		for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+			d[i] = x[j] > y[k]
+		}
+	default:
+		for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+			d[i] = x[j] >= y[k]
+		}
+	}
 }
 
 // LogicOp is an elementwise operation on Bool arrays.
@@ -113,23 +215,72 @@ func Logic(op LogicOp, a, b *Array) (*Array, error) {
 	if !ok {
 		return out, nil
 	}
-	d, x, y := Raw[bool](out), Raw[bool](a), Raw[bool](b)
+	logicRuns(op, false, out.buf.bytes, a.buf.bytes, b.buf.bytes, &nn)
+	return out, nil
+}
+
+// logicRuns writes op(x, y), negated when neg is set, over every run of the
+// nest, with the op chosen once per run. d, x and y are Bool buffers' bytes,
+// each 0 or 1 (Go writes bools so, and BufferFromBytes, the one way to give
+// a Bool buffer other bytes, normalizes them), so that And, Or and Xor are
+// the bitwise operations, eight elements a word on contiguous runs.
+func logicRuns(op LogicOp, neg bool, d, x, y []byte, nn *nest) {
+	var nb byte
+	if neg {
+		nb = 1
+	}
 	nn.each(func(off [3]int, n int, inc [3]int) {
-		for i := 0; i < n; i++ {
-			p, q := x[off[1]+i*inc[1]], y[off[2]+i*inc[2]]
-			var r bool
-			switch op {
-			case And:
-				r = p && q
-			case Or:
-				r = p || q
-			default:
-				r = p != q
+		if inc == [3]int{1, 1, 1} {
+			logicVec(op, nb, d[off[0]:off[0]+n], x[off[1]:off[1]+n], y[off[2]:off[2]+n])
+			return
+		}
+		i, j, k := off[0], off[1], off[2]
+		switch op {
+		case And:
+			for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+				d[i] = x[j]&y[k] ^ nb
 			}
-			d[off[0]+i*inc[0]] = r
+		case Or:
+			for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+				d[i] = (x[j] | y[k]) ^ nb
+			}
+		default:
+			for c := 0; c < n; c, i, j, k = c+1, i+inc[0], j+inc[1], k+inc[2] {
+				d[i] = x[j] ^ y[k] ^ nb
+			}
 		}
 	})
-	return out, nil
+}
+
+// logicVec sets d[i] = op(x[i], y[i]) ^ nb on 0/1 bytes.
+func logicVec(op LogicOp, nb byte, d, x, y []byte) {
+	x, y = x[:len(d)], y[:len(d)]
+	m := uint64(nb) * 0x0101010101010101
+	le := binary.LittleEndian
+	i := 0
+	switch op {
+	case And:
+		for ; i+8 <= len(d); i += 8 {
+			le.PutUint64(d[i:], le.Uint64(x[i:])&le.Uint64(y[i:])^m)
+		}
+		for ; i < len(d); i++ {
+			d[i] = x[i]&y[i] ^ nb
+		}
+	case Or:
+		for ; i+8 <= len(d); i += 8 {
+			le.PutUint64(d[i:], (le.Uint64(x[i:])|le.Uint64(y[i:]))^m)
+		}
+		for ; i < len(d); i++ {
+			d[i] = (x[i] | y[i]) ^ nb
+		}
+	default:
+		for ; i+8 <= len(d); i += 8 {
+			le.PutUint64(d[i:], le.Uint64(x[i:])^le.Uint64(y[i:])^m)
+		}
+		for ; i < len(d); i++ {
+			d[i] = x[i] ^ y[i] ^ nb
+		}
+	}
 }
 
 // Not returns the elementwise negation of a Bool array.
