@@ -94,11 +94,7 @@ var TileBpOp = Register(&Def{
 	Name: "tile_bp", Type: Custom, MinIn: 2, MaxIn: 3, NonDiff: []int{1},
 	Doc: "gradient of tile for inputs x, [reps,] gradO: gradO summed over the tiles",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		g := in[len(in)-1]
-		if err := needFloat("tile_bp", g); err != nil {
-			return nil, err
-		}
-		return infos(Info{DType: g.DType, Shape: in[0].Shape, UnknownRank: in[0].UnknownRank}), nil
+		return gradInfos("tile_bp", in[len(in)-1], in[0])
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		x, g := in[0], in[len(in)-1]
@@ -804,12 +800,22 @@ func gatherOffsets(x *ndarray.Array, offs []int, shape []int) (*ndarray.Array, e
 }
 
 func gatherT[T ndarray.Elem](x *ndarray.Array, offs []int, shape []int) (*ndarray.Array, error) {
-	src := ndarray.Values[T](x)
+	src := packedValues[T](x)
 	out := make([]T, len(offs))
 	for i, o := range offs {
 		out[i] = src[o]
 	}
-	return ndarray.FromSlice(out, shape...)
+	return ndarray.Wrap(out, shape...)
+}
+
+// packedValues returns a's elements in C order for reading: a's own buffer
+// when a is packed, so that a packed input is not copied.
+func packedValues[T ndarray.Elem](a *ndarray.Array) []T {
+	if a.Size() == 0 {
+		return nil
+	}
+	c := ndarray.Contiguous(a)
+	return ndarray.Raw[T](c)[c.Offset() : c.Offset()+c.Size()]
 }
 
 // scatterAddOffsets returns zeros of shape with g's elements added at the
@@ -825,7 +831,7 @@ func scatterAddOffsets(g *ndarray.Array, offs []int, shape []int) (*ndarray.Arra
 }
 
 func scatterAddT[T ndarray.Float](g *ndarray.Array, offs []int, shape []int) (*ndarray.Array, error) {
-	src := ndarray.Values[T](g)
+	src := packedValues[T](g)
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -836,7 +842,7 @@ func scatterAddT[T ndarray.Float](g *ndarray.Array, offs []int, shape []int) (*n
 			out[o] += src[i]
 		}
 	}
-	return ndarray.FromSlice(out, shape...)
+	return ndarray.Wrap(out, shape...)
 }
 
 // StridedSliceOp is libnd4j's strided_slice (SameDiff's stridedslice):
@@ -902,11 +908,7 @@ var StridedSliceBpOp = Register(&Def{
 	Name: "strided_slice_bp", Type: Custom, MinIn: 2, MaxIn: 5, NonDiff: []int{1, 2, 3},
 	Doc: "gradient of stridedslice for inputs x, [begin, end, strides,] gradO: gradO scattered into zeros of x's shape",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		g := in[len(in)-1]
-		if err := needFloat("strided_slice_bp", g); err != nil {
-			return nil, err
-		}
-		return infos(Info{DType: g.DType, Shape: in[0].Shape, UnknownRank: in[0].UnknownRank}), nil
+		return gradInfos("strided_slice_bp", in[len(in)-1], in[0])
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		x, g := in[0], in[len(in)-1]
@@ -984,11 +986,42 @@ func scatterNDPlan(ref []int, idx *ndarray.Array, upd []int) (starts []int, slic
 
 func scatterNDT[T ndarray.Elem](ref, upd *ndarray.Array, starts []int, slice int) (*ndarray.Array, error) {
 	out := ndarray.Values[T](ref)
-	src := ndarray.Values[T](upd)
+	src := packedValues[T](upd)
 	for r, s := range starts {
 		copy(out[s:s+slice], src[r*slice:(r+1)*slice])
 	}
-	return ndarray.FromSlice(out, ref.Shape()...)
+	return ndarray.Wrap(out, ref.Shape()...)
+}
+
+// scatterNDBpT returns scatter_nd_update's gradients in g's dtype: g with
+// the replaced slices zeroed (ref's), and g's slices for the updates that
+// won (the updates').
+func scatterNDBpT[T ndarray.Elem](g *ndarray.Array, starts []int, slice int, updShape []int) ([]*ndarray.Array, error) {
+	gv := packedValues[T](g)
+	dref := append(make([]T, 0, len(gv)), gv...)
+	dupd := make([]T, len(starts)*slice)
+	last := map[int]int{} // slice start -> the update that wins
+	for r, s := range starts {
+		last[s] = r
+	}
+	var zero T
+	for r, s := range starts {
+		if last[s] == r {
+			copy(dupd[r*slice:(r+1)*slice], gv[s:s+slice])
+		}
+		for j := s; j < s+slice; j++ {
+			dref[j] = zero
+		}
+	}
+	a, err := ndarray.Wrap(dref, g.Shape()...)
+	if err != nil {
+		return nil, err
+	}
+	u, err := ndarray.Wrap(dupd, updShape...)
+	if err != nil {
+		return nil, err
+	}
+	return []*ndarray.Array{a, u}, nil
 }
 
 // ScatterNDUpdateOp is libnd4j's scatter_nd_update: inputs ref, indices (an
@@ -1042,12 +1075,7 @@ var ScatterNDUpdateBpOp = Register(&Def{
 	Name: "scatter_nd_update_bp", Type: Custom, MinIn: 4, MaxIn: 4, NonDiff: []int{1},
 	Doc: "gradients of scatter_nd_update for inputs ref, indices, updates, gradO",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		g := in[3]
-		if err := needFloat("scatter_nd_update_bp", g); err != nil {
-			return nil, err
-		}
-		return infos(Info{DType: g.DType, Shape: in[0].Shape, UnknownRank: in[0].UnknownRank},
-			Info{DType: g.DType, Shape: in[2].Shape, UnknownRank: in[2].UnknownRank}), nil
+		return gradInfos("scatter_nd_update_bp", in[3], in[0], in[2])
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
 		ref, idx, upd, g := in[0], in[1], in[2], in[3]
@@ -1058,36 +1086,19 @@ var ScatterNDUpdateBpOp = Register(&Def{
 		if !ndarray.SameShape(g.Shape(), ref.Shape()) {
 			return nil, fmt.Errorf("scatter_nd_update_bp: gradient of shape %v for ref of shape %v", g.Shape(), ref.Shape())
 		}
-		gv := g.Float64s()
-		dref := append([]float64(nil), gv...)
-		dupd := make([]float64, len(starts)*slice)
-		last := map[int]int{} // slice start -> the update that wins
-		for r, s := range starts {
-			last[s] = r
+		switch g.DType() {
+		case ndarray.Float32:
+			return scatterNDBpT[float32](g, starts, slice, upd.Shape())
+		case ndarray.Float64:
+			return scatterNDBpT[float64](g, starts, slice, upd.Shape())
+		case ndarray.Int32:
+			return scatterNDBpT[int32](g, starts, slice, upd.Shape())
+		case ndarray.Int64:
+			return scatterNDBpT[int64](g, starts, slice, upd.Shape())
+		case ndarray.Bool:
+			return scatterNDBpT[bool](g, starts, slice, upd.Shape())
 		}
-		for r, s := range starts {
-			if last[s] == r {
-				copy(dupd[r*slice:(r+1)*slice], gv[s:s+slice])
-			}
-			for j := s; j < s+slice; j++ {
-				dref[j] = 0
-			}
-		}
-		a, err := ndarray.FromSlice(dref, ref.Shape()...)
-		if err != nil {
-			return nil, err
-		}
-		u, err := ndarray.FromSlice(dupd, upd.Shape()...)
-		if err != nil {
-			return nil, err
-		}
-		if a, err = ndarray.Cast(a, g.DType()); err != nil {
-			return nil, err
-		}
-		if u, err = ndarray.Cast(u, g.DType()); err != nil {
-			return nil, err
-		}
-		return []*ndarray.Array{a, u}, nil
+		return nil, fmt.Errorf("scatter_nd_update_bp of a %v gradient", g.DType())
 	},
 })
 
@@ -1156,15 +1167,10 @@ var PadBpOp = Register(&Def{
 	Name: "pad_bp", Type: Custom, MinIn: 3, MaxIn: 4, NonDiff: []int{1},
 	Doc: "gradient of pad for inputs x, paddings, [constant,] gradO",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		g := in[len(in)-1]
-		if err := needFloat("pad_bp", g); err != nil {
-			return nil, err
-		}
-		out := []Info{{DType: g.DType, Shape: in[0].Shape, UnknownRank: in[0].UnknownRank}}
 		if len(in) == 4 {
-			out = append(out, Info{DType: g.DType, Shape: in[2].Shape, UnknownRank: in[2].UnknownRank})
+			return gradInfos("pad_bp", in[3], in[0], in[2])
 		}
-		return out, nil
+		return gradInfos("pad_bp", in[2], in[0])
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		x, g := in[0], in[len(in)-1]

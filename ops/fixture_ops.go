@@ -100,19 +100,17 @@ var PadOp = Register(&Def{
 		if mode == PadConstant {
 			return one(ndarray.Pad(x, before, after, value))
 		}
-		switch x.DType() {
-		case ndarray.Float32:
-			return one(mirrorPad[float32](x, before, after, mode))
-		case ndarray.Float64:
-			return one(mirrorPad[float64](x, before, after, mode))
-		case ndarray.Int32:
-			return one(mirrorPad[int32](x, before, after, mode))
-		case ndarray.Int64:
-			return one(mirrorPad[int64](x, before, after, mode))
-		case ndarray.Bool:
-			return one(mirrorPad[bool](x, before, after, mode))
+		// Reflected and symmetric borders copy input elements: padMap has
+		// no constant (-1) entries in these modes.
+		shape := make([]int, x.Rank())
+		for i, d := range x.Shape() {
+			shape[i] = d + before[i] + after[i]
 		}
-		return nil, fmt.Errorf("pad: cannot pad %v arrays", x.DType())
+		out, err := gatherOffsets(x, padMap(x.Shape(), before, after, mode), shape)
+		if err != nil {
+			return nil, fmt.Errorf("pad: cannot pad %v arrays", x.DType())
+		}
+		return one(out, nil)
 	},
 })
 
@@ -152,47 +150,4 @@ func padSizes(shape []int, p []int, mode int64) (before, after []int, err error)
 		}
 	}
 	return before, after, nil
-}
-
-// mirrorPad pads by reflecting x at its edges (mode PadReflect or PadSymmetric).
-func mirrorPad[T ndarray.Elem](x *ndarray.Array, before, after []int, mode int64) (*ndarray.Array, error) {
-	src := ndarray.Values[T](x)
-	in := x.Shape()
-	r := len(in)
-	shape := make([]int, r)
-	n := 1
-	for i := range shape {
-		shape[i] = in[i] + before[i] + after[i]
-		n *= shape[i]
-	}
-	inStrides := ndarray.PackedStrides(in)
-	out := make([]T, n)
-	idx := make([]int, r)
-	for k := range out {
-		off := 0
-		for i := 0; i < r; i++ {
-			j := idx[i] - before[i]
-			if j < 0 {
-				j = -j
-				if mode == PadSymmetric {
-					j--
-				}
-			} else if j >= in[i] {
-				j = 2*(in[i]-1) - j
-				if mode == PadSymmetric {
-					j++
-				}
-			}
-			off += j * inStrides[i]
-		}
-		out[k] = src[off]
-		for i := r - 1; i >= 0; i-- {
-			idx[i]++
-			if idx[i] < shape[i] {
-				break
-			}
-			idx[i] = 0
-		}
-	}
-	return ndarray.FromSlice(out, shape...)
 }

@@ -63,6 +63,20 @@ func sameInfos(in []Info, k int) []Info {
 	return out
 }
 
+// gradInfos returns the outputs of a backprop op whose output gradient is g:
+// for each of the inputs of, an Info with g's dtype and that input's shape.
+// g must be a float.
+func gradInfos(name string, g Info, of ...Info) ([]Info, error) {
+	if err := needFloat(name, g); err != nil {
+		return nil, err
+	}
+	out := make([]Info, len(of))
+	for i, x := range of {
+		out[i] = Info{DType: g.DType, Shape: x.Shape, UnknownRank: x.UnknownRank}
+	}
+	return out, nil
+}
+
 // bpDef defines a fused backprop op with nIn forward inputs followed by the
 // output gradient, returning one gradient per forward input.
 func bpDef(name string, nIn int, doc string, run func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error)) *Def {

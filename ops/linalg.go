@@ -66,13 +66,7 @@ var MatMulOp = Register(&Def{
 			}
 		}
 		if a.Int(2, 0) != 0 && out.Rank() >= 2 {
-			r := out.Rank()
-			perm := make([]int, r)
-			for i := range perm {
-				perm[i] = i
-			}
-			perm[r-1], perm[r-2] = r-2, r-1
-			return one(ndarray.Permute(out, perm...))
+			return one(ndarray.Permute(out, swapLast(out.Rank())...))
 		}
 		return one(out, nil)
 	},
@@ -257,6 +251,8 @@ func sumToRankShape(d *ndarray.Array, shape2, shape []int) (*ndarray.Array, erro
 	return ndarray.Reshape(d, shape...)
 }
 
+// swapLast returns the permutation of r >= 2 axes that swaps the last two:
+// matmul's transposed result and the gradient that comes back for it.
 func swapLast(r int) []int {
 	p := make([]int, r)
 	for i := range p {

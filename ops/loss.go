@@ -34,27 +34,36 @@ func lossReduce(l, w *ndarray.Array, mode LossReduce) (*ndarray.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	var denom float64
-	switch mode {
-	case LossMeanByWeight:
-		s, err := ndarray.Reduce(ndarray.Sum, wb, nil, false)
-		if err != nil {
-			return nil, err
-		}
-		denom = s.Float()
-	case LossMeanByNonzeroWeightCount:
-		for _, v := range wb.Float64s() {
-			if v != 0 {
-				denom++
-			}
-		}
-	default:
-		return nil, fmt.Errorf("unknown loss reduction %d (want 0..3)", mode)
+	denom, err := lossDenom(wb, mode)
+	if err != nil {
+		return nil, err
 	}
 	if denom == 0 {
 		return ndarray.Full(l.DType(), 0)
 	}
 	return ndarray.Unary(ndarray.ScaleBy, sum, 1/denom)
+}
+
+// lossDenom returns what the mean reductions divide by, given the weights
+// broadcast to the losses' shape: their sum, or the number of non-zero ones.
+func lossDenom(wb *ndarray.Array, mode LossReduce) (float64, error) {
+	switch mode {
+	case LossMeanByWeight:
+		s, err := ndarray.Reduce(ndarray.Sum, wb, nil, false)
+		if err != nil {
+			return 0, err
+		}
+		return s.Float(), nil
+	case LossMeanByNonzeroWeightCount:
+		n := 0.0
+		for _, v := range wb.Float64s() {
+			if v != 0 {
+				n++
+			}
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("unknown loss reduction %d (want 0..3)", mode)
 }
 
 func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Args) ([]Info, error) {
@@ -120,32 +129,36 @@ var SoftmaxCrossEntropyLossOp = Register(&Def{
 		return lossInfer("softmax_cross_entropy_loss", func(p Info) []int { return p.Shape[:len(p.Shape)-1] })(in, a)
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		logits, w, labels := in[0], in[1], in[2]
-		if !ndarray.SameShape(logits.Shape(), labels.Shape()) {
-			return nil, fmt.Errorf("logits of shape %v and labels of shape %v differ", logits.Shape(), labels.Shape())
-		}
-		lab, err := smoothLabels(labels, a.Float(0, 0))
+		l, _, _, err := softmaxCE(in[0], in[2], a.Float(0, 0))
 		if err != nil {
 			return nil, err
 		}
-		ls, err := ndarray.LogSoftmax(logits, -1)
-		if err != nil {
-			return nil, err
-		}
-		p, err := ndarray.Binary(ndarray.Mul, ls, lab)
-		if err != nil {
-			return nil, err
-		}
-		s, err := ndarray.Reduce(ndarray.Sum, p, []int{-1}, false)
-		if err != nil {
-			return nil, err
-		}
-		if err := ndarray.UnaryInto(ndarray.Neg, s, s, 0); err != nil {
-			return nil, err
-		}
-		return one(lossReduce(s, w, LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount)))))
+		return one(lossReduce(l, in[1], LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount)))))
 	},
 })
+
+// softmaxCE returns the per-example losses l = -Σ labS·ls over the last
+// axis, with labS the labels after smoothing s and ls = log softmax(z); the
+// gradient uses labS and ls again.
+func softmaxCE(z, lab *ndarray.Array, s float64) (l, ls, labS *ndarray.Array, err error) {
+	if !ndarray.SameShape(z.Shape(), lab.Shape()) {
+		return nil, nil, nil, fmt.Errorf("logits of shape %v and labels of shape %v differ", z.Shape(), lab.Shape())
+	}
+	if labS, err = smoothLabels(lab, s); err != nil {
+		return nil, nil, nil, err
+	}
+	if ls, err = ndarray.LogSoftmax(z, -1); err != nil {
+		return nil, nil, nil, err
+	}
+	p, err := bin(ndarray.Mul, ls, labS)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if l, err = ndarray.Reduce(ndarray.Sum, p, []int{-1}, false); err != nil {
+		return nil, nil, nil, err
+	}
+	return l, ls, labS, ndarray.UnaryInto(ndarray.Neg, l, l, 0)
+}
 
 // Loss gradients. The fused ops take libnd4j's loss inputs (predictions,
 // weights, labels) plus, as sdgo's extension, the gradient of the loss
@@ -178,18 +191,8 @@ func lossCoef(l, w, dO *ndarray.Array, mode LossReduce) (coef, dw *ndarray.Array
 		dwb, err = bin(ndarray.Mul, l, dO)
 	case LossMeanByWeight, LossMeanByNonzeroWeightCount:
 		var denom float64
-		if mode == LossMeanByWeight {
-			s, err := ndarray.Reduce(ndarray.Sum, wb, nil, false)
-			if err != nil {
-				return nil, nil, err
-			}
-			denom = s.Float()
-		} else {
-			for _, v := range wb.Float64s() {
-				if v != 0 {
-					denom++
-				}
-			}
+		if denom, err = lossDenom(wb, mode); err != nil {
+			return nil, nil, err
 		}
 		if denom == 0 {
 			// The loss is 0 whatever the inputs.
@@ -289,29 +292,10 @@ var SoftmaxCrossEntropyLossGradOp = Register(&Def{
 	Doc:   "gradients of softmax_cross_entropy_loss for inputs logits, weights, labels and optionally gradO",
 	Infer: lossGradInfer("softmax_cross_entropy_loss_grad"),
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		z, w, lab := in[0], in[1], in[2]
-		if !ndarray.SameShape(z.Shape(), lab.Shape()) {
-			return nil, fmt.Errorf("logits of shape %v and labels of shape %v differ", z.Shape(), lab.Shape())
-		}
+		z, w := in[0], in[1]
 		s := a.Float(0, 0)
-		labS, err := smoothLabels(lab, s)
+		l, ls, labS, err := softmaxCE(z, in[2], s)
 		if err != nil {
-			return nil, err
-		}
-		ls, err := ndarray.LogSoftmax(z, -1)
-		if err != nil {
-			return nil, err
-		}
-		// Per-example loss l = -Σ labS·ls.
-		pl, err := bin(ndarray.Mul, ls, labS)
-		if err != nil {
-			return nil, err
-		}
-		l, err := ndarray.Reduce(ndarray.Sum, pl, []int{-1}, false)
-		if err != nil {
-			return nil, err
-		}
-		if err := ndarray.UnaryInto(ndarray.Neg, l, l, 0); err != nil {
 			return nil, err
 		}
 		coef, dw, err := lossCoef(l, w, gradOf(in), LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))))

@@ -333,20 +333,9 @@ var (
 // The fused backprop ops of the activations (libnd4j's tanh_bp, sigmoid_bp,
 // relu_bp, lrelu_bp): inputs x and the output gradient g, output dL/dx.
 // tanh_bp and sigmoid_bp also take the activation's output as an optional
-// third input, sdgo's extension: with it they need not recompute the
-// activation. sdgo's own gradient rules pass it.
-
-// activationBp passes the op's input, the output gradient and (withOut) the
-// op's output to the backprop op.
-func activationBp(name string, withOut bool) GradFunc {
-	return func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := []Value{n.In[0], d[0]}
-		if withOut {
-			in = append(in, n.Out[0])
-		}
-		return b.Op(name, n.Args.Clone(), in...)
-	}
-}
+// third input, sdgo's extension, so that a caller holding it spares
+// recomputing the activation. sdgo's own gradient rules (bpOp) pass only x
+// and g, so that the graphs they build keep libnd4j's form of the ops.
 
 // outGradDef defines tanh_bp or sigmoid_bp: g·f'(x), computed from f(x)
 // (given, or recomputed with fwd).

@@ -214,9 +214,10 @@ func channelsLast(x *ndarray.Array, nhwc bool) ([]float64, error) {
 }
 
 // fromChannelsLast builds an array of dtype dt from channels-last values
-// of shape cl, permuted back to channels-first unless nhwc.
+// of shape cl, permuted back to channels-first unless nhwc. v becomes the
+// array's buffer when no permutation or cast is needed.
 func fromChannelsLast(v []float64, cl []int, nhwc bool, dt ndarray.DType) (*ndarray.Array, error) {
-	a, err := ndarray.FromSlice(v, cl...)
+	a, err := ndarray.Wrap(v, cl...)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +403,7 @@ var Conv2DBpOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		gw, err := ndarray.FromSlice(dw, d.kH, d.kW, d.iC, d.oC)
+		gw, err := ndarray.Wrap(dw, d.kH, d.kW, d.iC, d.oC)
 		if err != nil {
 			return nil, err
 		}
@@ -418,7 +419,7 @@ var Conv2DBpOp = Register(&Def{
 			for i, v := range gv {
 				db[i%d.oC] += v
 			}
-			b, err := ndarray.FromSlice(db, in[2].Shape()...)
+			b, err := ndarray.Wrap(db, in[2].Shape()...)
 			if err != nil {
 				return nil, err
 			}

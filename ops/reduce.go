@@ -217,19 +217,29 @@ func SumToShape(x *ndarray.Array, shape []int) (*ndarray.Array, error) {
 // axes; the forward op's arguments).
 
 func init() {
-	for name, d := range map[string]*Def{"reduce_sum": ReduceSumOp, "reduce_mean": ReduceMeanOp, "reduce_max": ReduceMaxOp, "reduce_min": ReduceMinOp, "reduce_prod": ReduceProdOp} {
-		bp := name + "_bp"
-		d.Grad = func(b GradBuilder, n GradNode, dOut []Value) []Value {
-			in := []Value{n.In[0], dOut[0]}
-			if len(n.In) > 1 {
-				in = append(in, n.In[1])
-			}
-			return append(b.Op(bp, n.Args.Clone(), in...), nil)[:len(n.In)]
-		}
+	for _, d := range []*Def{ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp} {
+		d.Grad = reduceGrad(d.Name+"_bp", Args.Clone)
 	}
 }
 
-func reduceBpDef(name string, grad func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error)) *Def {
+// reduceGrad returns the gradient rule of a reduction: the fused op bp on
+// x, the output gradient and the axes input if any, with the forward args
+// as args gives them. The axes input gets no gradient.
+func reduceGrad(bp string, args func(Args) Args) GradFunc {
+	return func(b GradBuilder, n GradNode, dOut []Value) []Value {
+		in := []Value{n.In[0], dOut[0]}
+		if len(n.In) > 1 {
+			in = append(in, n.In[1])
+		}
+		return append(b.Op(bp, args(*n.Args), in...), nil)[:len(n.In)]
+	}
+}
+
+// reduceBp computes a reduction's input gradient from x, the output
+// gradient with kept axes (gk) and the normalized axes.
+type reduceBp = func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error)
+
+func reduceBpDef(name string, grad reduceBp) *Def {
 	return &Def{
 		Name: name, Type: Custom, MinIn: 2, MaxIn: 3, NonDiff: []int{2},
 		Doc: "gradient of " + name[:len(name)-3] + " for inputs x, gradO and optionally the axes",
@@ -269,24 +279,38 @@ var (
 		return ndarray.BroadcastTo(gk, x.Shape()...)
 	}))
 	ReduceMeanBpOp = Register(reduceBpDef("reduce_mean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		n := 1
-		for _, i := range ax {
-			n *= x.Shape()[i]
-		}
+		n := groupSize(x, ax)
 		out, err := ndarray.BroadcastTo(gk, x.Shape()...)
 		if err != nil || n == 0 {
 			return out, err
 		}
-		return out, ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1/float64(n))
+		return out, ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1/n)
 	}))
-	ReduceMaxBpOp = Register(reduceBpDef("reduce_max_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		return extremeBp(ndarray.Max, x, gk, ax)
-	}))
-	ReduceMinBpOp = Register(reduceBpDef("reduce_min_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		return extremeBp(ndarray.Min, x, gk, ax)
-	}))
+	ReduceMaxBpOp  = Register(reduceBpDef("reduce_max_bp", extremeGrad(ndarray.Max)))
+	ReduceMinBpOp  = Register(reduceBpDef("reduce_min_bp", extremeGrad(ndarray.Min)))
 	ReduceProdBpOp = Register(reduceBpDef("reduce_prod_bp", prodBp))
 )
+
+// extremeGrad returns the gradient of the reduction op (max or min).
+func extremeGrad(op ndarray.ReduceOp) reduceBp {
+	return func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) { return extremeBp(op, x, gk, ax) }
+}
+
+// ofAbs returns the gradient of a reduction of |x| whose gradient with
+// respect to |x| is grad: grad at |x| times sign(x).
+func ofAbs(grad reduceBp) reduceBp {
+	return func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+		ab, err := ndarray.Unary(ndarray.Abs, x, 0)
+		if err != nil {
+			return nil, err
+		}
+		d, err := grad(ab, gk, ax)
+		if err != nil {
+			return nil, err
+		}
+		return signTimes(x, d)
+	}
+}
 
 // extremeBp sends the gradient to the elements equal to the max (min),
 // shared equally among ties.
@@ -317,15 +341,11 @@ func extremeBp(op ndarray.ReduceOp, x, gk *ndarray.Array, ax []int) (*ndarray.Ar
 func prodBp(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 	zero := ndarray.Must(ndarray.ScalarOf(x.DType(), 0))
 	one := ndarray.Must(ndarray.ScalarOf(x.DType(), 1))
-	isZero, err := mask(ndarray.Eq, x, zero, x)
+	isZero, nz, err := zeroMask(x)
 	if err != nil {
 		return nil, err
 	}
 	zc, err := ndarray.Reduce(ndarray.Sum, isZero, ax, true)
-	if err != nil {
-		return nil, err
-	}
-	nz, err := bin(ndarray.Add, x, isZero) // zeros become ones
 	if err != nil {
 		return nil, err
 	}
@@ -360,6 +380,17 @@ func prodBp(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		return nil, err
 	}
 	return bin(ndarray.Mul, d, gk)
+}
+
+// zeroMask returns, in x's dtype, 1 where x is 0 and 0 elsewhere (isZero),
+// and x with its zeros made ones (nz): a divisor that is never 0, for
+// gradients that must not divide by zero.
+func zeroMask(x *ndarray.Array) (isZero, nz *ndarray.Array, err error) {
+	if isZero, err = mask(ndarray.Eq, x, ndarray.Must(ndarray.ScalarOf(x.DType(), 0)), x); err != nil {
+		return nil, nil, err
+	}
+	nz, err = bin(ndarray.Add, x, isZero)
+	return isZero, nz, err
 }
 
 func init() {

@@ -129,7 +129,7 @@ func logSumExp(x *ndarray.Array, ax []int) (*ndarray.Array, error) {
 			mv[i] = 0
 		}
 	}
-	ms, err := ndarray.FromSlice(mv, m.Shape()...)
+	ms, err := ndarray.Wrap(mv, m.Shape()...)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ var (
 // and the normalized axes.
 
 // withForward computes the forward reduction with kept axes.
-func withForward(f func(*ndarray.Array, []int) (*ndarray.Array, error), grad func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error)) func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+func withForward(f func(*ndarray.Array, []int) (*ndarray.Array, error), grad func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error)) reduceBp {
 	return func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		y, err := f(x, ax)
 		if err != nil {
@@ -222,21 +222,12 @@ func mulAll(a *ndarray.Array, rest ...*ndarray.Array) (*ndarray.Array, error) {
 
 // safeDiv is a/b where b != 0, else 0.
 func safeDiv(a, b *ndarray.Array) (*ndarray.Array, error) {
-	zero := ndarray.Must(ndarray.ScalarOf(b.DType(), 0))
-	one := ndarray.Must(ndarray.ScalarOf(b.DType(), 1))
-	nz, err := mask(ndarray.Ne, b, zero, b)
+	nz, err := mask(ndarray.Ne, b, ndarray.Must(ndarray.ScalarOf(b.DType(), 0)), b)
 	if err != nil {
 		return nil, err
 	}
-	isZero, err := mask(ndarray.Eq, b, zero, b)
+	_, den, err := zeroMask(b)
 	if err != nil {
-		return nil, err
-	}
-	den, err := bin(ndarray.Mul, isZero, one)
-	if err != nil {
-		return nil, err
-	}
-	if den, err = bin(ndarray.Add, b, den); err != nil { // zeros become ones
 		return nil, err
 	}
 	q, err := bin(ndarray.Div, a, den)
@@ -248,6 +239,19 @@ func safeDiv(a, b *ndarray.Array) (*ndarray.Array, error) {
 
 func signOf(x *ndarray.Array) (*ndarray.Array, error) { return ndarray.Unary(ndarray.Sign, x, 0) }
 
+// signTimes returns g·sign(x): a gradient g with respect to |x| carried
+// back to x.
+func signTimes(x, g *ndarray.Array) (*ndarray.Array, error) {
+	s, err := signOf(x)
+	if err != nil {
+		return nil, err
+	}
+	return bin(ndarray.Mul, g, s)
+}
+
+// absSumGrad is the gradient of Σ|x| (norm1, asum).
+func absSumGrad(x, gk *ndarray.Array, _ []int) (*ndarray.Array, error) { return signTimes(x, gk) }
+
 func groupSize(x *ndarray.Array, ax []int) float64 {
 	n := 1
 	for _, i := range ax {
@@ -257,13 +261,7 @@ func groupSize(x *ndarray.Array, ax []int) float64 {
 }
 
 var (
-	ReduceNorm1BpOp = Register(reduceBpDef("reduce_norm1_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		s, err := signOf(x)
-		if err != nil {
-			return nil, err
-		}
-		return bin(ndarray.Mul, s, gk) // g·sign(x)
-	}))
+	ReduceNorm1BpOp = Register(reduceBpDef("reduce_norm1_bp", absSumGrad))
 	ReduceNorm2BpOp = Register(reduceBpDef("reduce_norm2_bp", withForward(norm2, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		q, err := safeDiv(x, y) // x/‖x‖, 0 where the norm is 0
 		if err != nil {
@@ -271,22 +269,8 @@ var (
 		}
 		return bin(ndarray.Mul, q, gk)
 	})))
-	ReduceNormMaxBpOp = Register(reduceBpDef("reduce_normmax_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		ab, err := ndarray.Unary(ndarray.Abs, x, 0)
-		if err != nil {
-			return nil, err
-		}
-		d, err := extremeBp(ndarray.Max, ab, gk, ax) // shared among ties of |x|
-		if err != nil {
-			return nil, err
-		}
-		s, err := signOf(x)
-		if err != nil {
-			return nil, err
-		}
-		return bin(ndarray.Mul, d, s)
-	}))
-	ReduceSqNormBpOp = Register(reduceBpDef("reduce_sqnorm_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	ReduceNormMaxBpOp = Register(reduceBpDef("reduce_normmax_bp", ofAbs(extremeGrad(ndarray.Max))))
+	ReduceSqNormBpOp  = Register(reduceBpDef("reduce_sqnorm_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		two := ndarray.Must(ndarray.ScalarOf(x.DType(), 2))
 		return mulAll(x, two, gk) // 2x·g
 	}))
@@ -298,15 +282,9 @@ var (
 		inv := ndarray.Must(ndarray.ScalarOf(x.DType(), 1/math.Max(groupSize(x, ax), 1)))
 		return mulAll(s, gk, inv)
 	}))
-	ReduceASumBpOp = Register(reduceBpDef("asum_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		s, err := signOf(x)
-		if err != nil {
-			return nil, err
-		}
-		return bin(ndarray.Mul, s, gk)
-	}))
-	ReduceAMaxBpOp = Register(reduceBpDef("amax_bp", absExtremeBp(ndarray.Max)))
-	ReduceAMinBpOp = Register(reduceBpDef("amin_bp", absExtremeBp(ndarray.Min)))
+	ReduceASumBpOp = Register(reduceBpDef("asum_bp", absSumGrad))
+	ReduceAMaxBpOp = Register(reduceBpDef("amax_bp", ofAbs(extremeGrad(ndarray.Max))))
+	ReduceAMinBpOp = Register(reduceBpDef("amin_bp", ofAbs(extremeGrad(ndarray.Min))))
 	ReduceLSEBpOp  = Register(reduceBpDef("reduce_logsumexp_bp", withForward(logSumExp, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		d, err := bin(ndarray.Sub, x, y) // softmax over the axes: e^(x - lse)
 		if err != nil {
@@ -319,36 +297,14 @@ var (
 	})))
 )
 
-func absExtremeBp(op ndarray.ReduceOp) func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-	return func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		ab, err := ndarray.Unary(ndarray.Abs, x, 0)
-		if err != nil {
-			return nil, err
-		}
-		d, err := extremeBp(op, ab, gk, ax)
-		if err != nil {
-			return nil, err
-		}
-		s, err := signOf(x)
-		if err != nil {
-			return nil, err
-		}
-		return bin(ndarray.Mul, d, s)
-	}
-}
-
 func init() {
 	for _, d := range []*Def{ReduceNorm1Op, ReduceNorm2Op, ReduceNormMaxOp, ReduceSqNormOp, ReduceAMeanOp, ReduceASumOp, ReduceAMaxOp, ReduceAMinOp, ReduceLSEOp} {
-		bp := d.Name + "_bp"
+		grad := reduceGrad(d.Name+"_bp", func(a Args) Args { return *reduceArgsNorm(&a) })
 		d.Grad = func(b GradBuilder, n GradNode, dOut []Value) []Value {
 			if !n.In[0].Info().DType.IsFloat() {
 				return make([]Value, len(n.In))
 			}
-			in := []Value{n.In[0], dOut[0]}
-			if len(n.In) > 1 {
-				in = append(in, n.In[1])
-			}
-			return append(b.Op(bp, *reduceArgsNorm(n.Args), in...), nil)[:len(n.In)]
+			return grad(b, n, dOut)
 		}
 	}
 }

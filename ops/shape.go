@@ -297,7 +297,7 @@ var ShapeOfOp = Register(&Def{
 			for i, d := range in[0].Shape {
 				v[i] = int64(d)
 			}
-			o.Value, _ = ndarray.FromSlice(v, len(v))
+			o.Value, _ = ndarray.Wrap(v, len(v))
 		}
 		return infos(o), nil
 	},
@@ -306,7 +306,7 @@ var ShapeOfOp = Register(&Def{
 		for i, d := range in[0].Shape() {
 			v[i] = int64(d)
 		}
-		return one(ndarray.FromSlice(v, len(v)))
+		return one(ndarray.Wrap(v, len(v)))
 	},
 })
 
@@ -440,7 +440,7 @@ var InvertPermutationOp = Register(&Def{
 			seen[q] = true
 			inv[q] = float64(i)
 		}
-		out, err := ndarray.FromSlice(inv, len(inv))
+		out, err := ndarray.Wrap(inv, len(inv))
 		if err != nil {
 			return nil, err
 		}

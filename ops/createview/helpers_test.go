@@ -8,21 +8,6 @@ import (
 	cv "github.com/sdgo/sdgo/ops/createview"
 )
 
-// stridedLayoutsOK reports whether ndarray accepts layouts whose strides
-// step over elements (x[::2] of a 2x5 array: shape [2 3], strides [5 2]).
-// ndarray.Layout.Validate currently demands strides[i-1] >= strides[i]*shape[i]
-// and rejects them; the view ops then fail for such steps. The tests that
-// need them are skipped (and the layout checks relaxed to the no-overlap
-// rule below) until ndarray accepts them.
-var stridedLayoutsOK = ndarray.Layout{Shape: []int{2, 3}, Strides: []int{5, 2}}.Validate(10) == nil
-
-func needStrided(t testing.TB) {
-	t.Helper()
-	if !stridedLayoutsOK {
-		t.Skip("ndarray.Layout.Validate rejects strided views (strides[i-1] < strides[i]*shape[i]); see the report")
-	}
-}
-
 // extentOK is the layout rule views keep: non-negative strides and offset,
 // each axis of size > 1 steps over the whole extent of the axes of size > 1
 // inside it (so no two elements share a position and C order is increasing

@@ -169,14 +169,7 @@ var CreateViewBPOp = ops.Register(&ops.Def{
 		if dy.DType != x.DType {
 			return nil, fmt.Errorf("%s: the gradient (input 1) is %v, the array (input 0) %v", OpNameBP, dy.DType, x.DType)
 		}
-		v, err := inferView(OpNameBP, x, in[2:], 2)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkBroadcast(OpNameBP, "the gradient (input 1)", dy, v); err != nil {
-			return nil, err
-		}
-		return []ops.Info{{DType: x.DType, Shape: x.Shape, UnknownRank: x.UnknownRank}}, nil
+		return inferWrite(OpNameBP, "the gradient (input 1)", in)
 	},
 	Run: func(c *ops.Ctx, in []*ndarray.Array, _ *ops.Args) ([]*ndarray.Array, error) {
 		x, dy := in[0], in[1]
@@ -222,6 +215,21 @@ var CreateViewBPOp = ops.Register(&ops.Def{
 		return d
 	},
 })
+
+// inferWrite infers an op that writes input 1 (what) into the view of
+// input 0 that inputs 2.. select: the result has input 0's dtype and shape,
+// once the indices and input 1's broadcast to the view check out.
+func inferWrite(op, what string, in []ops.Info) ([]ops.Info, error) {
+	x := in[0]
+	v, err := inferView(op, x, in[2:], 2)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBroadcast(op, what, in[1], v); err != nil {
+		return nil, err
+	}
+	return []ops.Info{{DType: x.DType, Shape: x.Shape, UnknownRank: x.UnknownRank}}, nil
+}
 
 // checkBroadcast checks, as far as shapes are known, that value broadcasts
 // to the view's shape.

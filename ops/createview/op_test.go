@@ -119,8 +119,34 @@ func TestForward(t *testing.T) {
 	}
 }
 
+// Interval steps give views whose strides step over elements: they share
+// the input's buffer (no copy), and ndarray accepts their layouts.
 func TestStepsNeedStridedLayouts(t *testing.T) {
-	needStrided(t)
+	x := linspace(3, 4)
+	for _, c := range []struct {
+		idx     []cv.Index
+		shape   []int
+		strides []int
+		offset  int
+		want    []float64
+	}{
+		{[]cv.Index{cv.IntervalStep(0, 3, 2, false), cv.IntervalStep(0, 4, 3, false)}, []int{2, 2}, []int{8, 3}, 0, []float64{1, 4, 9, 12}},
+		{[]cv.Index{cv.All(), cv.IntervalStep(1, 4, 2, false)}, []int{3, 2}, []int{4, 2}, 1, []float64{2, 4, 6, 8, 10, 12}},
+		{[]cv.Index{cv.Point(1), cv.IntervalStep(0, 4, 2, false)}, []int{2}, []int{2}, 4, []float64{5, 7}},
+	} {
+		v := runOp(t, nil, cv.OpName, withIdx([]*ndarray.Array{x}, c.idx...)...)
+		l := v.Layout()
+		if !v.SameBuffer(x) || !slices.Equal(l.Shape, c.shape) || !slices.Equal(l.Strides, c.strides) || l.Offset != c.offset {
+			t.Errorf("%v: layout %v (shares the buffer: %v), want shape %v strides %v offset %d", c.idx, l, v.SameBuffer(x), c.shape, c.strides, c.offset)
+			continue
+		}
+		if err := l.Validate(x.Buffer().Len()); err != nil {
+			t.Errorf("%v: %v", c.idx, err)
+		}
+		if !reflect.DeepEqual(v.Float64s(), c.want) {
+			t.Errorf("%v: %v, want %v", c.idx, v.Float64s(), c.want)
+		}
+	}
 }
 
 // Every op of the package has a forward case (ops' own coverage test only
@@ -243,6 +269,34 @@ func TestInfer(t *testing.T) {
 	out, err = wdef.Infer([]ops.Info{x, {DType: ndarray.Float32, Shape: []int{-1}}, ph}, &ops.Args{})
 	if err != nil || !slices.Equal(out[0].Shape, []int{3, 4}) {
 		t.Errorf("view_add with a run-time index: %v, %v", out, err)
+	}
+	// create_view_bp writes its gradient into the view as the write ops
+	// write their value, and is checked the same way.
+	bdef, _ := ops.Lookup(cv.OpNameBP)
+	for _, tc := range []struct {
+		in   []ops.Info
+		want []string
+	}{
+		{[]ops.Info{x, {DType: ndarray.Float32, Shape: []int{3}}, c(cv.Point(0))}, []string{"the gradient (input 1)", "does not broadcast to the view's shape [4]"}},
+		{[]ops.Info{x, {DType: ndarray.Float32, Shape: []int{}}, c(cv.Point(3))}, []string{"input 2", "axis 0 of size 3"}},
+		{[]ops.Info{x, {DType: ndarray.Float64, Shape: []int{}}, c(cv.Point(0))}, []string{"float64"}},
+	} {
+		_, err := bdef.Infer(tc.in, &ops.Args{})
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s %v: %v, want an error mentioning %q", cv.OpNameBP, tc.in, err, w)
+			}
+		}
+	}
+	for _, in := range [][]ops.Info{
+		{x, {DType: ndarray.Float32, Shape: []int{4}}, c(cv.Point(0))},
+		{x, {DType: ndarray.Float32, Shape: []int{-1}}, ph},
+		{{DType: ndarray.Float32, UnknownRank: true}, {DType: ndarray.Float32, Shape: []int{}}, c(cv.Point(0))},
+	} {
+		out, err := bdef.Infer(in, &ops.Args{})
+		if err != nil || len(out) != 1 || out[0].DType != ndarray.Float32 || out[0].UnknownRank != in[0].UnknownRank || !slices.Equal(out[0].Shape, in[0].Shape) {
+			t.Errorf("%s %v: %v, %v; want input 0's dtype and shape", cv.OpNameBP, in, out, err)
+		}
 	}
 }
 

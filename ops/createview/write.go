@@ -85,14 +85,7 @@ func writeDef(name string, k writeKind, doc string) *ops.Def {
 			if val.DType != base.DType {
 				return nil, fmt.Errorf("%s: the value (input 1) is %v, the base (input 0) %v", name, val.DType, base.DType)
 			}
-			v, err := inferView(name, base, in[2:], 2)
-			if err != nil {
-				return nil, err
-			}
-			if err := checkBroadcast(name, "the value (input 1)", val, v); err != nil {
-				return nil, err
-			}
-			return []ops.Info{{DType: base.DType, Shape: base.Shape, UnknownRank: base.UnknownRank}}, nil
+			return inferWrite(name, "the value (input 1)", in)
 		},
 		Run: func(c *ops.Ctx, in []*ndarray.Array, _ *ops.Args) ([]*ndarray.Array, error) {
 			return runWrite(name, k, c, in)
