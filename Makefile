@@ -1,9 +1,9 @@
-# make demo: build a graph in Go, run it (later: train, check, save, reload).
+# make demo: build a graph in Go, train it, gradient-check it, save and reload it.
 # make test: vet, formatting, and every test with the race detector; the
 #            kernel tests also run for arm64 under qemu when it is installed.
 GO ?= go
 
-.PHONY: demo test vet fmt bench arm64
+.PHONY: demo test vet fmt bench arm64 fuzz
 
 demo:
 	$(GO) run ./examples/demo
@@ -30,3 +30,14 @@ arm64:
 # make bench: sdgo against gorgonia on whole training steps (see bench/).
 bench:
 	$(GO) run ./bench
+
+# make fuzz: every fuzz target for FUZZTIME each (go test -fuzz). The seeds
+# include whole graph files, whose minimisation takes minutes at Go's default
+# of 60 s per new input; -fuzzminimizetime keeps the fuzzers fuzzing.
+FUZZTIME ?= 30s
+FUZZ = ./ops/createview:FuzzResolve ./ops/createview:FuzzParse ./serialize:FuzzDecode ./serialize:FuzzRead ./cmd/sdgo:FuzzReadNPY
+fuzz:
+	@for t in $(FUZZ); do \
+		echo "$${t%%:*} $${t##*:}"; \
+		$(GO) test $${t%%:*} -run XXX -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s || exit 1; \
+	done
