@@ -147,10 +147,9 @@ func arrayFromRaw(a *rawArray, dtHint ndarray.DType) (loadedArray, error) {
 			swapBytes(c, data, w)
 			data = c
 		}
-		if dt == ndarray.Bool {
-			data = normalizeBools(data)
-		}
 	}
+	// BufferFromBytes makes Bool bytes other than 0 and 1 into 1 (Go's bool
+	// must be 0 or 1; files written elsewhere may hold any non-zero byte).
 	buf, err := ndarray.BufferFromBytes(dt, n, data)
 	if err != nil {
 		return loadedArray{}, err
@@ -161,24 +160,6 @@ func arrayFromRaw(a *rawArray, dtHint ndarray.DType) (loadedArray, error) {
 	}
 	arr, err := ndarray.NewView(buf, ndarray.Packed(shape...))
 	return loadedArray{arr: arr}, err
-}
-
-// normalizeBools returns b, or a copy with every non-zero byte made 1 when
-// some byte is neither 0 nor 1 (Go's bool must be 0 or 1).
-func normalizeBools(b []byte) []byte {
-	for i, x := range b {
-		if x > 1 {
-			c := alignedBytes(len(b))
-			copy(c, b[:i])
-			for j := i; j < len(b); j++ {
-				if b[j] != 0 {
-					c[j] = 1
-				}
-			}
-			return c
-		}
-	}
-	return b
 }
 
 // needsReorder reports whether 'f' and 'c' order differ for this shape:
