@@ -306,14 +306,7 @@ func checkGrad(o *graph.Op, i int, g ops.Value) error {
 	if gi.DType != in.DType {
 		return fmt.Errorf("autodiff: gradient rule of op %q (%s) gives input %d a %v gradient for a %v input", o.Name(), o.OpName(), i, gi.DType, in.DType)
 	}
-	if gi.UnknownRank || in.UnknownRank {
-		return nil
-	}
-	ok := len(gi.Shape) == len(in.Shape)
-	for j := 0; ok && j < len(in.Shape); j++ {
-		ok = gi.Shape[j] < 0 || in.Shape[j] < 0 || gi.Shape[j] == in.Shape[j]
-	}
-	if !ok {
+	if !gi.UnknownRank && !in.Admits(gi.Shape) {
 		return fmt.Errorf("autodiff: gradient rule of op %q (%s) gives input %d (shape %v) a gradient of shape %v", o.Name(), o.OpName(), i, in.Shape, gi.Shape)
 	}
 	return nil

@@ -364,14 +364,7 @@ func checkFeed(v *graph.Variable, a *ndarray.Array) error {
 	if a.DType() != v.DType() {
 		return fmt.Errorf("exec: %w: placeholder %q expects %v%v, given %v%v", ErrFeed, v.Name(), v.DType(), want, a.DType(), a.Shape())
 	}
-	if want == nil {
-		return nil // rank unknown: anything goes
-	}
-	ok := len(want) == a.Rank()
-	for i := 0; ok && i < len(want); i++ {
-		ok = want[i] < 0 || want[i] == a.Shape()[i]
-	}
-	if !ok {
+	if !info.Admits(a.Shape()) { // any shape when the rank is unknown
 		return fmt.Errorf("exec: %w: placeholder %q expects shape %v, given shape %v", ErrFeed, v.Name(), want, a.Shape())
 	}
 	return nil
@@ -569,14 +562,7 @@ func checkOutputs(st *step, outs []*ndarray.Array, needed func(int) bool) error 
 		if want.DType != ndarray.Invalid && a.DType() != want.DType {
 			return fmt.Errorf("exec: op %q (%s) output %d is %v, inferred %v", st.op.Name(), st.op.OpName(), i, a.DType(), want.DType)
 		}
-		if want.UnknownRank {
-			continue
-		}
-		ok := len(want.Shape) == a.Rank()
-		for j := 0; ok && j < len(want.Shape); j++ {
-			ok = want.Shape[j] < 0 || want.Shape[j] == a.Shape()[j]
-		}
-		if !ok {
+		if !want.Admits(a.Shape()) {
 			return fmt.Errorf("exec: op %q (%s) output %d has shape %v, inferred %v", st.op.Name(), st.op.OpName(), i, a.Shape(), want.Shape)
 		}
 	}

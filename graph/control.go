@@ -177,7 +177,7 @@ func (g *Graph) While(vars []*Variable, cond func(v []*Variable) *Variable, body
 		if n.DType() != vars[i].DType() {
 			return nil, fmt.Errorf("%w: while: the body turns loop variable %d from %v into %v", ErrBuild, i, vars[i].DType(), n.DType())
 		}
-		if !shapeFits(n.info, vars[i].info) {
+		if !n.info.UnknownRank && !vars[i].info.Admits(n.info.Shape) {
 			return nil, fmt.Errorf("%w: while: the body turns loop variable %d of shape %v into shape %v", ErrBuild, i, vars[i].Shape(), n.Shape())
 		}
 		// A body value computed without the loop's values must still
@@ -195,21 +195,4 @@ func (g *Graph) While(vars []*Variable, cond func(v []*Variable) *Variable, body
 		}
 	}
 	return exits, nil
-}
-
-// shapeFits reports whether a value of info b can stand where a was
-// inferred: same rank and no two known sizes differing.
-func shapeFits(b, a ops.Info) bool {
-	if a.UnknownRank || b.UnknownRank {
-		return true
-	}
-	if len(a.Shape) != len(b.Shape) {
-		return false
-	}
-	for i := range a.Shape {
-		if a.Shape[i] >= 0 && b.Shape[i] >= 0 && a.Shape[i] != b.Shape[i] {
-			return false
-		}
-	}
-	return true
 }

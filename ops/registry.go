@@ -116,6 +116,24 @@ func (i Info) ShapeKnown() bool {
 	return true
 }
 
+// Admits reports whether a value of the given shape can stand where i was
+// inferred: i's rank is unknown, or the ranks are equal and no two known
+// sizes differ (a negative size, in i or in shape, is unknown).
+func (i Info) Admits(shape []int) bool {
+	if i.UnknownRank {
+		return true
+	}
+	if len(i.Shape) != len(shape) {
+		return false
+	}
+	for j, d := range i.Shape {
+		if d >= 0 && shape[j] >= 0 && d != shape[j] {
+			return false
+		}
+	}
+	return true
+}
+
 func (i Info) String() string {
 	if i.UnknownRank {
 		return fmt.Sprintf("%v[?]", i.DType)
