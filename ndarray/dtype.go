@@ -33,7 +33,10 @@ const (
 	UTF32    DType = 52
 )
 
-var dtypeInfo = map[DType]struct {
+// dtypeInfo describes the dtypes, indexed by value (an array, not a map:
+// Size is asked for on every array operation). Values SameDiff's enum does
+// not use have no name.
+var dtypeInfo = [UTF32 + 1]struct {
 	name string
 	size int // bytes per element; 0 for variable-length (strings)
 }{
@@ -47,18 +50,25 @@ var dtypeInfo = map[DType]struct {
 
 // String returns the dtype's lower-case name, for example "float32".
 func (d DType) String() string {
-	if i, ok := dtypeInfo[d]; ok {
-		return i.name
+	if d.Known() || d == Invalid {
+		return dtypeInfo[d].name
 	}
 	return fmt.Sprintf("dtype(%d)", uint8(d))
 }
 
 // Known reports whether d is one of the dtypes of SameDiff's schema.
-func (d DType) Known() bool { _, ok := dtypeInfo[d]; return ok && d != Invalid }
+func (d DType) Known() bool {
+	return int(d) < len(dtypeInfo) && dtypeInfo[d].name != "" && d != Invalid
+}
 
 // Size is the number of bytes of one element, or 0 for string dtypes and
 // Invalid.
-func (d DType) Size() int { return dtypeInfo[d].size }
+func (d DType) Size() int {
+	if int(d) < len(dtypeInfo) {
+		return dtypeInfo[d].size
+	}
+	return 0
+}
 
 // Computable reports whether sdgo can compute with arrays of this dtype.
 // Arrays of other dtypes can be stored, loaded and saved, but not used by ops.
@@ -107,8 +117,8 @@ func ParseDType(s string) (DType, error) {
 		return Bool, nil
 	}
 	for d, i := range dtypeInfo {
-		if i.name == s && d != Invalid {
-			return d, nil
+		if i.name == s && i.name != "" && DType(d) != Invalid {
+			return DType(d), nil
 		}
 	}
 	return Invalid, fmt.Errorf("ndarray: unknown dtype %q", s)
