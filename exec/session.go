@@ -284,6 +284,7 @@ func (s *Session) getRun(p *plan) *run {
 func (s *Session) putRun(ru *run) {
 	clear(ru.vals)
 	clear(ru.bufs)
+	ru.ctx.ResetState() // drop what stateful ops kept (tensor arrays)
 	ru.listeners = ru.listeners[:0]
 	ru.p, ru.cur = nil, nil
 	s.runs.Put(ru)

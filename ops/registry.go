@@ -304,9 +304,16 @@ func (c *Ctx) State() map[any]any {
 	return c.state
 }
 
-// ResetState gives the context an empty store; the executor calls it when a
-// run starts.
-func (c *Ctx) ResetState() { c.state = map[any]any{} }
+// ResetState empties the context's store (keeping the map, as the executor
+// reuses contexts from run to run); the executor calls it when a run starts
+// and when it ends.
+func (c *Ctx) ResetState() {
+	if c.state == nil {
+		c.state = map[any]any{}
+		return
+	}
+	clear(c.state)
+}
 
 // ShareState makes c use other's store, for an executor whose workers run
 // the ops of one run.

@@ -25,3 +25,18 @@ func TestInfoAdmits(t *testing.T) {
 		}
 	}
 }
+
+// ResetState empties the store that contexts sharing it see too.
+func TestResetState(t *testing.T) {
+	var c, worker Ctx
+	c.ResetState()
+	worker.ShareState(&c)
+	c.State()["k"] = 1
+	if worker.State()["k"] != 1 {
+		t.Fatal("the shared store is not shared")
+	}
+	c.ResetState()
+	if len(c.State()) != 0 || len(worker.State()) != 0 {
+		t.Errorf("after ResetState: %v, %v", c.State(), worker.State())
+	}
+}
