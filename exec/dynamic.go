@@ -328,7 +328,7 @@ func (d *dynRun) try(t task) error {
 	case "mergeadd":
 		return d.mergeAdd(t, st, in, have)
 	case "loop_value":
-		return d.loopValue(t, st)
+		return d.loopValue(t, st, in[1], have[1])
 	}
 	dead := false
 	for i := range in {
@@ -367,8 +367,11 @@ func (d *dynRun) try(t task) error {
 // iteration: for a loop's merge, the entering value at iteration 0 and the
 // value from next_iteration afterwards; for a conditional's, any.
 func (d *dynRun) merge(t task, st *step, in []value, have []bool) error {
-	back, loop := d.ru.p.backEdge[t.step], d.ru.p.loopMerge[t.step]
-	counts := func(i int) bool { return !loop || back[i] == (t.it.iter > 0) }
+	loop := false // a loop's merge, not a conditional's
+	for i := range in {
+		loop = loop || st.op.IsBackEdge(i)
+	}
+	counts := func(i int) bool { return !loop || st.op.IsBackEdge(i) == (t.it.iter > 0) }
 	all := true
 	for i := range in {
 		if !counts(i) {
@@ -569,8 +572,7 @@ func (d *dynRun) mergeAdd(t task, st *step, in []value, have []bool) error {
 
 // loopValue gives input 0's value in the forward iteration that this
 // backward iteration mirrors, once the anchor (input 1) is there.
-func (d *dynRun) loopValue(t task, st *step) error {
-	anchor, ok := d.lookup(st.in[1], t.it)
+func (d *dynRun) loopValue(t task, st *step, anchor value, ok bool) error {
 	if !ok {
 		return nil
 	}

@@ -520,3 +520,42 @@ func TestExclusive(t *testing.T) {
 		t.Error("an output of a request that was not Recyclable counts as exclusive")
 	}
 }
+
+// Plans are cached per request and reused when requests alternate; a request
+// naming an output twice gets it once; a structural change rebuilds the plan.
+func TestPlanCache(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	x.Neg().Named("y")
+	x.Add(x).Named("z")
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.FromSlice([]float64{1, 2}))}
+	run := func(names ...string) map[string]*ndarray.Array {
+		t.Helper()
+		out, err := s.Output(feeds, names...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	run("y")
+	py := exec.CachedPlan(s, "y")
+	run("z")
+	out := run("y")
+	if py == nil || exec.CachedPlan(s, "y") != py {
+		t.Error("alternating requests rebuilt the plan")
+	}
+	if got := ndarray.Values[float64](out["y"]); got[0] != -1 || got[1] != -2 {
+		t.Errorf("y = %v", got)
+	}
+	out = run("y", "y")
+	run("y", "y")
+	if len(out) != 1 || ndarray.Values[float64](out["y"])[1] != -2 {
+		t.Errorf("y named twice: %v", out)
+	}
+	g.Math().Square(x).Named("w")
+	run("y")
+	if exec.CachedPlan(s, "y") == py {
+		t.Error("a plan outlived a change of the graph")
+	}
+}

@@ -23,11 +23,9 @@ type plan struct {
 	// Control flow: plans with loops or conditionals run as dataflow (see
 	// dynamic.go), with these indexes.
 	dynamic   bool
-	consumers [][]int  // slot -> steps reading it
-	backEdge  [][]bool // step -> input -> produced by next_iteration (loop merges)
-	loopMerge []bool   // step -> a merge with a back edge
-	starts    []int    // steps that read only leaves: where a run begins
-	isOutput  []bool   // slot -> requested output
+	consumers [][]int // slot -> steps reading it
+	starts    []int   // steps that read only leaves: where a run begins
+	isOutput  []bool  // slot -> requested output
 
 	// For concurrent runs (parallel.go), built on first use.
 	depOnce sync.Once
@@ -145,18 +143,11 @@ func (p *plan) addDynamicSteps(g *graph.Graph, need map[*graph.Op]bool, slotOf f
 		}
 	}
 	p.consumers = make([][]int, len(p.vars))
-	p.backEdge = make([][]bool, len(p.steps))
-	p.loopMerge = make([]bool, len(p.steps))
 	for k, st := range p.steps {
-		p.backEdge[k] = make([]bool, len(st.in))
 		leafOnly := true
-		for i, sl := range st.in {
+		for _, sl := range st.in {
 			if len(p.consumers[sl]) == 0 || p.consumers[sl][len(p.consumers[sl])-1] != k {
 				p.consumers[sl] = append(p.consumers[sl], k)
-			}
-			if st.op.IsBackEdge(i) {
-				p.backEdge[k][i] = true
-				p.loopMerge[k] = true
 			}
 			leafOnly = leafOnly && p.vars[sl].Op() == nil
 		}

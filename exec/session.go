@@ -66,8 +66,7 @@ type Session struct {
 	g         *graph.Graph
 	mu        sync.Mutex
 	plans     map[string]*plan
-	lastPlan  *plan // the plan of the last request, and its names
-	lastNames []string
+	lastPlan  *plan // the plan of the last request
 	listeners []Listener
 	pool      *pool
 	runs      sync.Pool // *run, for reuse
@@ -220,15 +219,17 @@ func (s *Session) planFor(names []string) (*plan, error) {
 	ver := s.g.VersionLocked()
 	s.mu.Lock()
 	// A session mostly runs one request over and over (a training step):
-	// check the last one before building the map key.
-	if p := s.lastPlan; p != nil && p.version == ver && slices.Equal(s.lastNames, names) {
+	// check the last one before building the map key. (A request naming
+	// an output twice never matches the plan's deduplicated names and takes
+	// the map.)
+	if p := s.lastPlan; p != nil && p.version == ver && slices.Equal(p.names, names) {
 		s.mu.Unlock()
 		return p, nil
 	}
 	key := strings.Join(names, "\x00")
 	p := s.plans[key]
 	if p != nil && p.version == ver {
-		s.lastPlan, s.lastNames = p, append(s.lastNames[:0], names...)
+		s.lastPlan = p
 		s.mu.Unlock()
 		return p, nil
 	}
@@ -239,7 +240,7 @@ func (s *Session) planFor(names []string) (*plan, error) {
 	}
 	s.mu.Lock()
 	s.plans[key] = p
-	s.lastPlan, s.lastNames = p, append(s.lastNames[:0], names...)
+	s.lastPlan = p
 	s.mu.Unlock()
 	return p, nil
 }
@@ -275,6 +276,7 @@ func (s *Session) getRun(p *plan) *run {
 		ru = &run{}
 		ru.ctx = ops.NewCtx("", s.pool.get, ru.overwritable)
 		ru.ctx.SetNeeded(ru.needed)
+		ru.ctx.ResetState() // the store exists before workers share it; putRun empties it
 	}
 	ru.s, ru.p = s, p
 	return ru
@@ -440,7 +442,6 @@ func (ru *run) overwritableFor(st *step, i int) bool {
 }
 
 func (ru *run) exec() error {
-	ru.ctx.ResetState()
 	if ru.p.dynamic {
 		return ru.execDynamic()
 	}

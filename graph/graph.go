@@ -87,7 +87,7 @@ func (g *Graph) Version() uint64 {
 	return g.version
 }
 
-// Lock and RLock expose the graph's lock to packages that must read several
+// RLock and RUnlock expose the graph's read lock to packages that must read several
 // things consistently (the executor) or change values (training).
 func (g *Graph) RLock()   { g.mu.RLock() }
 func (g *Graph) RUnlock() { g.mu.RUnlock() }
