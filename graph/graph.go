@@ -87,8 +87,8 @@ func (g *Graph) Version() uint64 {
 	return g.version
 }
 
-// RLock and RUnlock expose the graph's read lock to packages that must read several
-// things consistently (the executor) or change values (training).
+// RLock and RUnlock expose the graph's read lock to packages that must read
+// several things consistently (the executor, with the *Locked methods).
 func (g *Graph) RLock()   { g.mu.RLock() }
 func (g *Graph) RUnlock() { g.mu.RUnlock() }
 
