@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -239,38 +240,31 @@ func testElementwise[T Float](t *testing.T, im impl) {
 						}
 					}
 				}
-				got := input[T](r, n, (off+5)%16, false, 0, 1)
-				copy(got, dst0)
-				c.run(tab, got, in, s)
-				for i := range want {
-					mag := 0.0
-					if c.mag != nil {
-						mag = c.mag(in, i, s, dst0[i])
-					}
-					if !close(got[i], want[i], c.c, mag) && !same(got[i], want2[i]) {
-						t.Fatalf("%s %s n=%d off=%d: [%d] got %v want %v (in %v, s %v)", im.name, c.name, n, off, i, got[i], want[i], func() []T {
-							var v []T
-							for _, x := range in {
-								v = append(v, x[i])
-							}
-							return v
-						}(), s)
-					}
-				}
-				// aliasing dst == x
-				if c.nin >= 1 && !c.alias {
-					x := append([]T(nil), in[0]...)
-					in2 := append([][]T{x}, in[1:]...)
-					c.run(tab, x, in2, s)
+				verify := func(how string, got []T) {
+					t.Helper()
 					for i := range want {
 						mag := 0.0
 						if c.mag != nil {
 							mag = c.mag(in, i, s, dst0[i])
 						}
-						if !close(x[i], want[i], c.c, mag) && !same(x[i], want2[i]) {
-							t.Fatalf("%s %s aliased n=%d: [%d] got %v want %v", im.name, c.name, n, i, x[i], want[i])
+						if !close(got[i], want[i], c.c, mag) && !same(got[i], want2[i]) {
+							var args []T
+							for _, x := range in {
+								args = append(args, x[i])
+							}
+							t.Fatalf("%s %s%s n=%d off=%d: [%d] got %v want %v (in %v, s %v)", im.name, c.name, how, n, off, i, got[i], want[i], args, s)
 						}
 					}
+				}
+				got := input[T](r, n, (off+5)%16, false, 0, 1)
+				copy(got, dst0)
+				c.run(tab, got, in, s)
+				verify("", got)
+				// aliasing dst == x
+				if !c.alias {
+					x := append([]T(nil), in[0]...)
+					c.run(tab, x, append([][]T{x}, in[1:]...), s)
+					verify(" aliased", x)
 				}
 			}
 		}
@@ -486,51 +480,12 @@ func testGemm[T Float](t *testing.T, im impl) {
 				rsc, csc = 2*n+1, 2
 				csz = m*(2*n+1) + 2*n
 			}
-			a := input[T](r, asz+1, 0, false, -1, 1)
-			b := input[T](r, bsz+1, 0, false, -1, 1)
-			c0 := input[T](r, csz+1, 0, false, -1, 1)
+			l := gemmLayout{fmt.Sprint("variant ", variant), rsa, csa, rsb, csb, rsc, csc, asz, bsz, csz}
 			alphas := []T{1, 0.5, -2, 0}
 			betas := []T{0, 1, -0.5, 2}
 			alpha, beta := alphas[(si+variant)%4], betas[(si+2*variant)%4]
-			if beta == 0 { // must not be read
-				for i := range c0 {
-					c0[i] = T(math.NaN())
-				}
-			}
-			want := append([]T(nil), c0...)
-			gemmGo(m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, want, rsc, csc)
 			for _, threads := range []int{1, 2} {
-				got := append([]T(nil), c0...)
-				gemmWith(kern, threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, got, rsc, csc)
-				for i := 0; i < m; i++ {
-					for j := 0; j < n; j++ {
-						ci := i*rsc + j*csc
-						tol := float64(k+2) * eps[T]() * 4 * (math.Abs(float64(alpha)) + 1) * (math.Abs(float64(beta)) + 1)
-						if !(math.Abs(float64(got[ci]-want[ci])) <= tol) {
-							t.Fatalf("%s m=%d n=%d k=%d variant %d threads %d alpha %v beta %v: C(%d,%d) = %v want %v",
-								im.name, m, n, k, variant, threads, alpha, beta, i, j, got[ci], want[ci])
-						}
-					}
-				}
-				// elements of c outside C untouched
-				for i := range got {
-					row, col := -1, -1
-					if rsc >= csc && rsc > 0 {
-						row, col = i/rsc, (i%rsc)/max(csc, 1)
-						if (i%rsc)%max(csc, 1) != 0 {
-							col = -1
-						}
-					} else {
-						col, row = i/csc, (i%csc)/max(rsc, 1)
-						if (i%csc)%max(rsc, 1) != 0 {
-							row = -1
-						}
-					}
-					inside := row >= 0 && row < m && col >= 0 && col < n
-					if !inside && !same(got[i], c0[i]) {
-						t.Fatalf("%s m=%d n=%d k=%d variant %d: c[%d] outside C changed", im.name, m, n, k, variant, i)
-					}
-				}
+				checkGemm(t, r, fmt.Sprintf("%s threads %d", im.name, threads), kern, threads, m, n, k, l, alpha, beta)
 			}
 		}
 	}

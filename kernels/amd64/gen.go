@@ -123,16 +123,13 @@ func (e *g) dq() string { return map[int]string{4: "D", 8: "Q"}[e.t.sz] }
 // log2sz is log2 of the element size, the shift from elements to bytes.
 func (e *g) log2sz() int { return map[int]int{4: 2, 8: 3}[e.t.sz] }
 
-// Comparison predicates.
+// The comparison predicates the kernels use (VCMPPS/VCMPPD immediates).
 const (
 	EQ    = 0
 	LT    = 1
-	LE    = 2
 	UNORD = 3
-	NEQ   = 4
 	ORD   = 7
 	GE    = 13
-	GT    = 14
 )
 
 // cmp sets mask m (a K register with AVX-512, a vector otherwise) to a pred b.
@@ -290,7 +287,6 @@ func (e *g) godecl(k kernel) {
 func (e *g) elementwise(k kernel) {
 	e.godecl(k)
 	offs := e.header(k)
-	L := e.lanes()
 	e.p("MOVQ dst_base+0(FP), DI")
 	e.p("MOVQ dst_len+8(FP), R11")
 	ptr := map[string]string{"dst": "DI"}
@@ -350,11 +346,7 @@ func (e *g) elementwise(k kernel) {
 	}
 	plainLoad := func(mem, reg string) { e.p("%s %s, %s", e.mov(), mem, reg) }
 	plainStore := func(reg, mem string) { e.p("%s %s, %s", e.mov(), reg, mem) }
-	if U > 1 {
-		e.p("MOVQ R11, R12")
-		e.p("SUBQ $%d, R12", U*L)
-		e.p("JL %s", e.L("one"))
-		e.l("loop")
+	e.loops(U, "done", func() {
 		for u := 0; u < U; u++ {
 			for j, name := range k.in {
 				plainLoad(e.mem(ptr[name], u), inRegs[u][j])
@@ -367,6 +359,23 @@ func (e *g) elementwise(k kernel) {
 		for u := 0; u < U; u++ {
 			plainStore(res[u], e.mem("DI", u))
 		}
+	}, func() { vec(plainLoad, plainStore) }, func() { vec(e.mload, e.mstore) })
+	e.p("VZEROUPPER")
+	e.p("RET")
+}
+
+// loops emits the walk over R11 elements with AX the element index (from
+// 0): U vectors a step while U vectors remain (U > 1), then one vector a
+// step, then the last partial vector under the tail mask (see tailMask),
+// each step emitted by its function; it ends at label end.
+func (e *g) loops(U int, end string, unrolled, one, tail func()) {
+	L := e.lanes()
+	if U > 1 {
+		e.p("MOVQ R11, R12")
+		e.p("SUBQ $%d, R12", U*L)
+		e.p("JL %s", e.L("one"))
+		e.l("loop")
+		unrolled()
 		e.p("ADDQ $%d, AX", U*L)
 		e.p("CMPQ AX, R12")
 		e.p("JLE %s", e.L("loop"))
@@ -377,18 +386,16 @@ func (e *g) elementwise(k kernel) {
 	e.l("loop1")
 	e.p("CMPQ AX, R12")
 	e.p("JG %s", e.L("tail"))
-	vec(plainLoad, plainStore)
+	one()
 	e.p("ADDQ $%d, AX", L)
 	e.p("JMP %s", e.L("loop1"))
 	e.l("tail")
 	e.p("MOVQ R11, CX")
 	e.p("SUBQ AX, CX")
-	e.p("JZ %s", e.L("done"))
+	e.p("JZ %s", e.L(end))
 	e.tailMask()
-	vec(e.mload, e.mstore)
-	e.l("done")
-	e.p("VZEROUPPER")
-	e.p("RET")
+	tail()
+	e.l(end)
 }
 
 // ---------------------------------------------------------------------------
@@ -604,32 +611,11 @@ func (e *g) reduction(name, doc, kind string) {
 	}
 	plainLoad := func(mem, reg string) { e.p("%s %s, %s", e.mov(), mem, reg) }
 	e.p("XORQ AX, AX")
-	e.p("MOVQ R11, R12")
-	e.p("SUBQ $%d, R12", 4*L)
-	e.p("JL %s", e.L("one"))
-	e.l("loop")
-	for u := 0; u < 4; u++ {
-		step(u, plainLoad, false)
-	}
-	e.p("ADDQ $%d, AX", 4*L)
-	e.p("CMPQ AX, R12")
-	e.p("JLE %s", e.L("loop"))
-	e.l("one")
-	e.p("MOVQ R11, R12")
-	e.p("SUBQ $%d, R12", L)
-	e.l("loop1")
-	e.p("CMPQ AX, R12")
-	e.p("JG %s", e.L("tail"))
-	step(0, plainLoad, false)
-	e.p("ADDQ $%d, AX", L)
-	e.p("JMP %s", e.L("loop1"))
-	e.l("tail")
-	e.p("MOVQ R11, CX")
-	e.p("SUBQ AX, CX")
-	e.p("JZ %s", e.L("combine"))
-	e.tailMask()
-	step(1, e.mload, true)
-	e.l("combine")
+	e.loops(4, "combine", func() {
+		for u := 0; u < 4; u++ {
+			step(u, plainLoad, false)
+		}
+	}, func() { step(0, plainLoad, false) }, func() { step(1, e.mload, true) })
 	red := map[string]string{"sum": "VADD", "dot": "VADD", "max": "VMAX", "min": "VMIN"}[kind]
 	e.p("%s %s, %s, %s", e.op(red), e.r(1), e.r(0), e.r(0))
 	e.p("%s %s, %s, %s", e.op(red), e.r(3), e.r(2), e.r(2))
@@ -1083,7 +1069,10 @@ func (e *g) mathKernels() {
 // ---------------------------------------------------------------------------
 // GEMM micro-kernels.
 
-// MR rows of A (broadcast) times NR = 2 vectors of B.
+// gemmShape is the tile of the packed micro-kernel and the largest tile of
+// the direct kernel: MR rows of A (broadcast) times NV vectors of B. Both
+// keep MR·NV accumulators and the same few B and broadcast registers, so the
+// one shape fills the register file of either.
 func (e *g) gemmShape() (mr, nv int) {
 	if e.i.k {
 		return 12, 2
@@ -1640,20 +1629,11 @@ func kmaskTable() string {
 // ---------------------------------------------------------------------------
 // Direct (unpacked) GEMM kernels for small products.
 
-// gemmDirectShape is the largest tile of the direct kernel: MR rows, NV
-// vectors of columns.
-func (e *g) gemmDirectShape() (mr, nv int) {
-	if e.i.k {
-		return 12, 2
-	}
-	return 6, 2
-}
-
 // gemmDirect emits GemmDirect<T><ISA>: one tile of C, up to MR×(NV·lanes),
 // from A and B in place (no packing). A is read with any strides (its
 // elements are broadcast); B and C need unit column stride.
 func (e *g) gemmDirect() {
-	MR, NV := e.gemmDirectShape()
+	MR, NV := e.gemmShape()
 	L, sz, P, S := e.lanes(), e.t.sz, e.t.p, e.t.s
 	NR := NV * L
 	fn := fmt.Sprintf("GemmDirect%s%s", e.t.name, e.i.name)

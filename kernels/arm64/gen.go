@@ -213,16 +213,7 @@ func (e *g) elementwise(k kernel) {
 		}
 	}
 	e.p("MOVD R0, R5") // dst read pointer (Axpy)
-	L := e.t.lanes
-	for _, U := range []int{4, 1} {
-		lab := fmt.Sprintf("loop%d", U)
-		next := "loop1"
-		if U == 1 {
-			next = "done"
-		}
-		e.l(lab)
-		e.p("CMP $%d, R4", U*L)
-		e.p("BLT %s", e.L(next))
+	e.loops("done", func(U int) {
 		for j, name := range k.in {
 			e.p("VLD1.P %d(R%d), %s", 16*U, pr[name], e.list(4*j, U))
 		}
@@ -240,11 +231,29 @@ func (e *g) elementwise(k kernel) {
 			}
 		}
 		e.p("VST1.P %s, %d(R0)", e.list(outs[0], U), 16*U)
+	})
+	e.p("RET")
+}
+
+// loops emits the walk over R4 elements: 4 vectors a step while 4 remain,
+// then one vector a step, each step emitted by step(U) for U vectors; it
+// ends at label end with fewer than one vector left.
+func (e *g) loops(end string, step func(U int)) {
+	L := e.t.lanes
+	for _, U := range []int{4, 1} {
+		lab := fmt.Sprintf("loop%d", U)
+		next := "loop1"
+		if U == 1 {
+			next = end
+		}
+		e.l(lab)
+		e.p("CMP $%d, R4", U*L)
+		e.p("BLT %s", e.L(next))
+		step(U)
 		e.p("SUB $%d, R4, R4", U*L)
 		e.p("B %s", e.L(lab))
 	}
-	e.l("done")
-	e.p("RET")
+	e.l(end)
 }
 
 func bin(op string) func(e *g, out int, in, tmp []int) int {
@@ -363,16 +372,7 @@ func (e *g) reduction(name, doc, kind string) {
 		}
 	}
 	op := map[string]string{"sum": "fadd", "dot": "fmla", "max": "fmax", "min": "fmin"}[kind]
-	L := e.t.lanes
-	for _, U := range []int{4, 1} {
-		lab := fmt.Sprintf("loop%d", U)
-		next := "loop1"
-		if U == 1 {
-			next = "combine"
-		}
-		e.l(lab)
-		e.p("CMP $%d, R4", U*L)
-		e.p("BLT %s", e.L(next))
+	e.loops("combine", func(U int) {
 		e.p("VLD1.P %d(R1), %s", 16*U, e.list(0, U))
 		if kind == "dot" {
 			e.p("VLD1.P %d(R2), %s", 16*U, e.list(4, U))
@@ -384,10 +384,7 @@ func (e *g) reduction(name, doc, kind string) {
 				e.f3(op, 16+u, 16+u, u)
 			}
 		}
-		e.p("SUB $%d, R4, R4", U*L)
-		e.p("B %s", e.L(lab))
-	}
-	e.l("combine")
+	})
 	red := op
 	if kind == "dot" {
 		red = "fadd"
