@@ -71,11 +71,7 @@ func chainBench(rounds, steps int) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := median(rounds, steps, step)
-	if err != nil {
-		return nil, err
-	}
-	gt, err := median(rounds, steps, gstep)
+	st, gt, err := interleaved(rounds, steps, steps, step, gstep)
 	if err != nil {
 		return nil, err
 	}

@@ -127,6 +127,25 @@ func median(rounds, steps int, f func() error) (time.Duration, error) {
 	return med(ts), nil
 }
 
+// interleaved times a (stepsA steps a round) and b (stepsB) in
+// alternating rounds, so that both see the same load, and returns each
+// one's median time per step.
+func interleaved(rounds, stepsA, stepsB int, a, b func() error) (ta, tb time.Duration, err error) {
+	var as, bs []time.Duration
+	for r := 0; r < rounds; r++ {
+		t, err := median(1, stepsA, a)
+		if err != nil {
+			return 0, 0, err
+		}
+		as = append(as, t)
+		if t, err = median(1, stepsB, b); err != nil {
+			return 0, 0, err
+		}
+		bs = append(bs, t)
+	}
+	return med(as), med(bs), nil
+}
+
 // med is the median of ts (the upper one of an even count).
 func med(ts []time.Duration) time.Duration {
 	s := slices.Clone(ts)

@@ -47,3 +47,18 @@ func TestMedian(t *testing.T) {
 		t.Error("median hid an error")
 	}
 }
+
+// interleaved alternates its two functions round by round, each running its
+// own number of steps, and stops at the first error.
+func TestInterleaved(t *testing.T) {
+	var calls []string
+	f := func(name string) func() error { return func() error { calls = append(calls, name); return nil } }
+	if _, _, err := interleaved(2, 2, 1, f("a"), f("b")); err != nil || !slices.Equal(calls, []string{"a", "a", "b", "a", "a", "b"}) {
+		t.Errorf("%v, calls %v", err, calls)
+	}
+	calls = nil
+	fail := func() error { calls = append(calls, "b"); return errors.New("boom") }
+	if _, _, err := interleaved(2, 1, 1, f("a"), fail); err == nil || !slices.Equal(calls, []string{"a", "b"}) {
+		t.Errorf("%v, calls %v", err, calls)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
-	"time"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -191,20 +190,11 @@ func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
 	if err := warmUp(2, gm.step); err != nil {
 		return nil, err
 	}
-	// Interleave the engines' rounds so that both see the same load.
-	var st, gt []time.Duration
-	for r := 0; r < rounds; r++ {
-		t1, err := median(1, steps, step)
-		if err != nil {
-			return nil, err
-		}
-		t2, err := median(1, max(steps/4, 2), gm.step)
-		if err != nil {
-			return nil, err
-		}
-		st, gt = append(st, t1), append(gt, t2)
+	st, gt, err := interleaved(rounds, steps, max(steps/4, 2), step, gm.step)
+	if err != nil {
+		return nil, err
 	}
-	res := result{model: "mlp-" + dt.String(), batch: fmt.Sprint(batch), sdgo: med(st), peer: med(gt), peerName: "gorgonia",
+	res := result{model: "mlp-" + dt.String(), batch: fmt.Sprint(batch), sdgo: st, peer: gt, peerName: "gorgonia",
 		allocs: allocs, bytes: bytes, peakHeap: peak, budget: mlpBudget(dt)}
 	if long > 0 {
 		for i := 0; i < 100; i++ {

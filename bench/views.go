@@ -79,11 +79,7 @@ func viewsBench(rounds, steps int) ([]result, error) {
 	if err != nil {
 		return nil, err
 	}
-	it, err := median(rounds, steps, inPlace)
-	if err != nil {
-		return nil, err
-	}
-	ct, err := median(rounds, max(steps/5, 2), copying)
+	it, ct, err := interleaved(rounds, steps, max(steps/5, 2), inPlace, copying)
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ import (
 // libnd4j's (n+1) int64 offsets (native little-endian whatever byteOrder
 // says) followed by the bytes, and ND4J's int64 count, (n+1) int64 offsets
 // in byteOrder, then the bytes. Both are read. In memory sdgo keeps libnd4j's
-// layout in native byte order (see Strings / StringArray); files are written
+// layout in native byte order (see ndarray.FromStrings); files are written
 // in libnd4j's layout when little-endian and in ND4J's when big-endian, the
 // layout each side's reader expects.
 
@@ -255,22 +255,6 @@ func encodeStringBuffer(offs []uint64, data []byte, bo fb.ByteOrder, withCount b
 	}
 	copy(out[head:], data)
 	return out
-}
-
-// Strings returns the elements of a string array in C order (see
-// ndarray.Strings).
-func Strings(a *ndarray.Array) ([]string, error) {
-	if a == nil {
-		return nil, fmt.Errorf("serialize: Strings of nil")
-	}
-	return ndarray.Strings(a)
-}
-
-// StringArray returns a UTF8 array of the given shape holding ss (a vector
-// when no shape is given), which a graph can hold as a constant and a file
-// can store.
-func StringArray(ss []string, shape ...int) (*ndarray.Array, error) {
-	return ndarray.FromStrings(ss, shape...)
 }
 
 // arrayToRaw converts an array to a FlatArray in byte order bo. emptyScalar

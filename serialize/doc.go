@@ -21,8 +21,8 @@
 // empty arrays, 'f' order and the non-canonical strides of size-1 axes real
 // files carry, every dtype of the schema (arrays of dtypes sdgo cannot
 // compute with are kept byte for byte as constants and reported), and both
-// layouts of string arrays (see Strings and StringArray). Nodes may come in
-// any order; they are added in dependency order, and cycles, duplicate
+// layouts of string arrays (read into ndarray.Strings' layout). Nodes may
+// come in any order; they are added in dependency order, and cycles, duplicate
 // names and inputs naming nothing are errors that name the node. Nodes are
 // matched to sdgo's ops by (name, hash), with an alias table for names whose
 // hash is another op's (the TensorArray ops run as libnd4j's list ops), and

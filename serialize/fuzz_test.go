@@ -128,7 +128,7 @@ func fuzzSeedGraphs(tb testing.TB) []*graph.Graph {
 		buf, _ := ndarray.BufferFromBytes(dt, 2, b)
 		d.Const("c_"+dt.String(), ndarray.Must(ndarray.NewView(buf, ndarray.Packed(2))))
 	}
-	d.Const("s", ndarray.Must(StringArray([]string{"ab", "c"})))
+	d.Const("s", ndarray.Must(ndarray.FromStrings([]string{"ab", "c"})))
 	d.Const("e", ndarray.Must(ndarray.Zeros(ndarray.Float32, 0, 3)))
 	d.Placeholder("p", ndarray.Int32, -1)
 	return []*graph.Graph{g, d}

@@ -652,7 +652,7 @@ func (l *loader) addNode(i int) error {
 		}
 		v, ok := l.g.Variable(name)
 		if !ok {
-			// A variable kept out of the graph (see addVariables) cannot
+			// A variable kept out of the graph (see addVariable) cannot
 			// feed a node: indexNodes refused those.
 			return fmt.Errorf("serialize: node %q: input %q is not in the graph", n.Name, name)
 		}
@@ -660,14 +660,6 @@ func (l *loader) addNode(i int) error {
 		gin = append(gin, v)
 	}
 	outs := l.outNames[i]
-	for _, o := range outs {
-		if _, taken := l.g.Variable(o); taken {
-			return fmt.Errorf("serialize: node %q: its output %q clashes with another variable", n.Name, o)
-		}
-	}
-	if _, taken := l.g.OpByName(n.Name); taken {
-		return fmt.Errorf("serialize: two nodes are named %q", n.Name)
-	}
 	def, note := l.m.match(n)
 	if note != "" {
 		l.warnf("node %q: %s", n.Name, note)

@@ -3,7 +3,6 @@ package serialize
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
@@ -213,16 +212,8 @@ func argsEqual(a, b *ops.Args) bool {
 		slices.Equal(a.S, b.S) && slices.Equal(a.Dims, b.Dims)
 }
 
-// sortedUnique returns the distinct strings of s, sorted.
+// sortedUnique returns the distinct strings of s, sorted (reusing s).
 func sortedUnique(s []string) []string {
-	m := map[string]bool{}
-	var out []string
-	for _, x := range s {
-		if !m[x] {
-			m[x] = true
-			out = append(out, x)
-		}
-	}
-	sort.Strings(out)
-	return out
+	slices.Sort(s)
+	return slices.Compact(s)
 }

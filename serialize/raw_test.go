@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/sdgo/sdgo/ops"
 	"github.com/sdgo/sdgo/serialize/fb"
 )
 
@@ -80,7 +81,7 @@ func TestDecodeFixtures(t *testing.T) {
 					if alias, ok := libnd4jNames[lib]; ok {
 						lib = alias
 					}
-					if h := opHashForTest(lib); h != n.OpNum {
+					if h := ops.Hash(lib); h != n.OpNum {
 						t.Errorf("node %q: opNum %d, hash(%q) = %d", n.Name, n.OpNum, n.OpName, h)
 					}
 				}
@@ -97,40 +98,6 @@ func TestDecodeFixtures(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// opHashForTest is libnd4j's op-name hash as FORMAT.md describes it; the ops
-// package owns the real one, this copy only checks the fixtures' opNums.
-func opHashForTest(name string) int64 {
-	var table [256]uint64
-	h := uint64(0x544B2FBACAAF1684)
-	for i := range table {
-		for j := 0; j < 31; j++ {
-			h ^= h >> 7
-			h ^= h << 11
-			h ^= h >> 10
-		}
-		table[i] = h
-	}
-	h = 0xBB40E64DA205B064
-	const m = 7664345821815920749
-	for i := 0; i < len(name); i++ {
-		h = h*m ^ table[name[i]]
-		h = h*m ^ table[0]
-	}
-	return int64(h)
-}
-
-func TestOpHashVectors(t *testing.T) {
-	for name, want := range map[string]int64{
-		"Conv2D": -1637140380760460323, "switch": -1988317239813741487, "identity_n": 8511174575221493383,
-		"create_view": -6201726597031682680, "add": -5176033361941572836, "matmul": -273014250715117663,
-		"mmul": -2678280298258501591,
-	} {
-		if got := opHashForTest(name); got != want {
-			t.Errorf("hash(%q) = %d, want %d", name, got, want)
-		}
 	}
 }
 

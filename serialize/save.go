@@ -283,7 +283,7 @@ func (s *saver) variable(v *graph.Variable) (rawVariable, error) {
 			}
 		}
 		val = s.opts.PlaceholderValues[v.Name()]
-		if val != nil && !fits(v, val) {
+		if val != nil && !fits(v, val, e != nil && e.shapeAbsent) {
 			return rv, fmt.Errorf("serialize: placeholder %q is %v%v, its value %v%v", v.Name(), v.DType(), v.Shape(),
 				val.DType(), val.Shape())
 		}
@@ -302,17 +302,15 @@ func (s *saver) variable(v *graph.Variable) (rawVariable, error) {
 }
 
 // fits reports whether a value suits a placeholder: same dtype, and the
-// shape where the placeholder's is known.
-func fits(v *graph.Variable, a *ndarray.Array) bool {
+// shape where the placeholder's is known. shapeAbsent: the file the graph
+// was loaded from gave the placeholder no shape, so its rank is sdgo's guess.
+func fits(v *graph.Variable, a *ndarray.Array, shapeAbsent bool) bool {
 	if a.DType() != v.DType() {
 		return false
 	}
 	want := v.Shape()
-	if want == nil {
+	if want == nil || shapeAbsent {
 		return true
-	}
-	if e := fileInfoOf(v.Graph()); e != nil && e.vars[v.Name()] != nil && e.vars[v.Name()].shapeAbsent {
-		return true // the file gave no shape: the rank sdgo chose is a guess
 	}
 	if len(want) != a.Rank() {
 		return false

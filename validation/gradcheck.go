@@ -3,6 +3,7 @@ package validation
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -360,10 +361,7 @@ func CheckActivationGradients(g *graph.Graph, feeds map[string]*ndarray.Array, a
 		if err != nil {
 			return nil, nil, err
 		}
-		feeds := make(map[string]*ndarray.Array, len(afeeds)+1)
-		for k, v := range afeeds {
-			feeds[k] = v
-		}
+		feeds := maps.Clone(afeeds)
 		feeds[name] = vals[name]
 		return b, feeds, nil
 	}
@@ -468,10 +466,7 @@ func checkTarget(t target, base map[string]*ndarray.Array, lossAt func(map[strin
 		return false, err
 	}
 	work := ndarray.Copy(t.value) // packed: element j is at position j
-	feeds := make(map[string]*ndarray.Array, len(base))
-	for k, v := range base {
-		feeds[k] = v
-	}
+	feeds := maps.Clone(base)
 	feeds[t.name] = work
 	get, set, err := accessors(work)
 	if err != nil {

@@ -3,6 +3,7 @@ package validation
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -358,7 +359,11 @@ func (tc TestCase) forward(r *Result) Stage {
 	for _, n := range g.Losses() {
 		add(n)
 	}
-	ran := reached(g, first)
+	ran, err := reached(g, first)
+	if err != nil {
+		s.Err = err
+		return s
+	}
 	read := map[*graph.Variable]bool{}
 	for _, o := range g.Ops() {
 		for _, in := range o.Inputs() {
@@ -390,9 +395,7 @@ func (tc TestCase) forward(r *Result) Stage {
 			s.Err = err
 			return s
 		}
-		for k, v := range out {
-			r.Outputs[k] = v
-		}
+		maps.Copy(r.Outputs, out)
 	}
 	var bad []string
 	for _, e := range tc.Expected {
@@ -445,27 +448,22 @@ func insideLoops(g *graph.Graph) map[*graph.Op]bool {
 	return in
 }
 
-// reached returns the ops a run of the named outputs executes.
-func reached(g *graph.Graph, names []string) map[*graph.Op]bool {
-	seen := map[*graph.Op]bool{}
-	var stack []*graph.Op
+// reached returns the ops a run of the named outputs executes (loop
+// bodies reached only through a back edge aside: forward leaves ops inside
+// loops out anyway).
+func reached(g *graph.Graph, names []string) (map[*graph.Op]bool, error) {
+	var roots []*graph.Op
 	for _, n := range names {
-		if v, ok := g.Variable(n); ok && v.Op() != nil && !seen[v.Op()] {
-			seen[v.Op()] = true
-			stack = append(stack, v.Op())
+		if v, ok := g.Variable(n); ok {
+			roots = append(roots, v.Op())
 		}
 	}
-	for len(stack) > 0 {
-		o := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, in := range o.Inputs() {
-			if p := in.Op(); p != nil && !seen[p] {
-				seen[p] = true
-				stack = append(stack, p)
-			}
-		}
-	}
-	return seen
+	seen := map[*graph.Op]bool{}
+	err := graph.PostOrder(roots, func(o *graph.Op) error {
+		seen[o] = true
+		return nil
+	})
+	return seen, err
 }
 
 func checkExpected(e Expected, got *ndarray.Array) error {

@@ -70,11 +70,12 @@ func writeDOT(w io.Writer, title string, g *graph.Graph) error {
 	for _, l := range g.Losses() {
 		losses[l] = true
 	}
+	fills := map[graph.VarType]string{
+		graph.VARIABLE: "#cfe2f3", graph.CONSTANT: "#e6e6e6", graph.PLACEHOLDER: "#d9ead3",
+		graph.ARRAY: "#ffffff", graph.SEQUENCE: "#fff2cc",
+	}
 	for _, v := range g.Variables() {
-		fill := map[graph.VarType]string{
-			graph.VARIABLE: "#cfe2f3", graph.CONSTANT: "#e6e6e6", graph.PLACEHOLDER: "#d9ead3",
-			graph.ARRAY: "#ffffff", graph.SEQUENCE: "#fff2cc",
-		}[v.Type()]
+		fill := fills[v.Type()]
 		label := v.Name() + "\n" + typeString(v.DType(), v.Shape())
 		if v.Type() != graph.ARRAY {
 			label += "\n" + v.Type().String()

@@ -68,15 +68,14 @@ func (f *runFeedFlags) Set(s string) error {
 	if !ok || name == "" {
 		return fmt.Errorf("want name=v1,v2,...[:shape], got %q", s)
 	}
-	spec := runFeedSpec{}
+	if *f == nil {
+		*f = runFeedFlags{}
+	}
 	if strings.HasSuffix(strings.ToLower(rest), ".npy") {
-		spec.npy = rest
-		if *f == nil {
-			*f = runFeedFlags{}
-		}
-		(*f)[name] = spec
+		(*f)[name] = runFeedSpec{npy: rest}
 		return nil
 	}
+	spec := runFeedSpec{}
 	if list, sh, hasShape := strings.Cut(rest, ":"); hasShape {
 		rest = list
 		spec.shape = []int{}
@@ -91,9 +90,6 @@ func (f *runFeedFlags) Set(s string) error {
 		}
 	}
 	spec.vals = splitList(rest)
-	if *f == nil {
-		*f = runFeedFlags{}
-	}
 	(*f)[name] = spec
 	return nil
 }
@@ -256,7 +252,7 @@ func runOutputs(g *graph.Graph, feeds map[string]*ndarray.Array, names []string)
 // that was not taken.
 func isNotTaken(err error) bool { return errors.Is(err, exec.ErrNotTaken) }
 
-// needed returns the placeholders the outputs depend on.
+// neededPlaceholders returns the placeholders the outputs depend on.
 func neededPlaceholders(g *graph.Graph, names []string) map[string]bool {
 	need := map[string]bool{}
 	seen := map[*graph.Op]bool{}
@@ -446,7 +442,7 @@ func nested(v any) ([]int, []any, error) {
 		}
 		if i == 0 {
 			inner = s
-		} else if fmt.Sprint(s) != fmt.Sprint(inner) {
+		} else if !slices.Equal(s, inner) {
 			return nil, nil, fmt.Errorf("the nested lists are not rectangular")
 		}
 		flat = append(flat, f...)
@@ -592,7 +588,7 @@ func toNumber[T number](v any) (T, error) {
 
 // elementStrings returns an array's elements as text, in C order.
 func elementStrings(a *ndarray.Array) []string {
-	if ss, err := serialize.Strings(a); err == nil {
+	if ss, err := ndarray.Strings(a); err == nil {
 		out := make([]string, len(ss))
 		for i, s := range ss {
 			out[i] = strconv.Quote(s)
@@ -698,7 +694,7 @@ func arrayJSON(a *ndarray.Array) map[string]any {
 		}
 		m["values"] = out
 	default:
-		if ss, err := serialize.Strings(a); err == nil {
+		if ss, err := ndarray.Strings(a); err == nil {
 			m["values"] = ss
 		}
 	}

@@ -15,19 +15,6 @@ import (
 // writes through views), from the expectations and gradient cases of its
 // tests (op_test.go, grad_test.go, exec_test.go).
 
-// linspace returns the packed array 1, 2, ..., n of the given shape.
-func linspace(shape ...int) *ndarray.Array {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = float64(i + 1)
-	}
-	return f64(shape, v...)
-}
-
 func withIdx(in []*ndarray.Array, idx ...cv.Index) []*ndarray.Array {
 	for _, x := range idx {
 		d := x.Descriptor()
@@ -38,7 +25,7 @@ func withIdx(in []*ndarray.Array, idx ...cv.Index) []*ndarray.Array {
 
 func init() {
 	A := func(a ...*ndarray.Array) []*ndarray.Array { return a }
-	x := linspace(3, 4) // [[1 2 3 4] [5 6 7 8] [9 10 11 12]]
+	x := counting(1, 3, 4) // [[1 2 3 4] [5 6 7 8] [9 10 11 12]]
 	row := f64([]int{4}, 10, 20, 30, 40)
 	col := f64([]int{3, 1}, 1, 2, 3)
 	P, I, IS, All, N := cv.Point, cv.Interval, cv.IntervalStep, cv.All, cv.NewAxis
@@ -92,7 +79,7 @@ func init() {
 		x1 := x0.View(P(-1)).AddAssign(g.Const("delta", f64([]int{4}, 1, 2, 3, 4))).Named("x1")
 		x2 := x1.View(All(), I(-3, -1)).Assign(g.Scalar(ndarray.Float64, 0)).Named("x2")
 		x3 := x2.View(N(), P(0)).MulAssign(g.Scalar(ndarray.Float64, 10)).Named("x3")
-		feeds := map[string]*ndarray.Array{"p": linspace(3, 4)}
+		feeds := map[string]*ndarray.Array{"p": counting(1, 3, 4)}
 		tc := validation.TestCase{Name: "gradient in-place chain", Graph: g, Feeds: feeds, GradCheck: viewGradOptions()}
 		tc.ExpectExact(x3.Name(), f64([]int{3, 4}, 10, 0, 0, 40, 5, 0, 0, 8, 10, 0, 0, 16))
 		_, tc.BuildErr = weightedLoss(g, feeds, seeded(5), x3)

@@ -27,18 +27,6 @@ func init() {
 	registerTensorArrayCases()
 }
 
-func arange(shape ...int) *ndarray.Array {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = float64(i)
-	}
-	return f64(shape, v...)
-}
-
 // ssI builds stridedslice's int args: the masks (begin, ellipsis, end, new
 // axis, shrink), then begin, end and strides.
 func ssI(masks [5]int64, begin, end, strides []int64) ops.Args {
@@ -49,8 +37,8 @@ func ssI(masks [5]int64, begin, end, strides []int64) ops.Args {
 func fixtureOpForwardCases() []fwd {
 	A := func(a ...*ndarray.Array) []*ndarray.Array { return a }
 	m := f64([]int{2, 2}, 1, 2, 3, 4)
-	x12 := arange(3, 4)
-	v5 := arange(5)
+	x12 := counting(0, 3, 4)
+	v5 := counting(0, 5)
 	x33 := f64([]int{1, 3, 3, 1}, 1, 2, 3, 4, 5, 6, 7, 8, 9)
 	diag := f64([]int{2, 2, 1, 1}, 1, 0, 0, 1)
 	conv := func(same, nhwc int64, s, p, d int64) ops.Args {
@@ -59,7 +47,7 @@ func fixtureOpForwardCases() []fwd {
 	pool := func(k, s, p, same, div, ndhwc int64) ops.Args {
 		return ops.Args{I: []int64{k, k, k, s, s, s, p, p, p, 1, 1, 1, same, div, ndhwc}}
 	}
-	cube := arange(1, 1, 2, 2, 2)
+	cube := counting(0, 1, 1, 2, 2, 2)
 	return []fwd{
 		{"tile rows", "tile", ops.Args{}, A(m, i32([]int{2}, 2, 1)), A(f64([]int{4, 2}, 1, 2, 3, 4, 1, 2, 3, 4)), 0},
 		{"tile args", "tile", ops.Args{I: []int64{1, 2}}, A(m), A(f64([]int{2, 4}, 1, 2, 1, 2, 3, 4, 3, 4)), 0},
@@ -89,7 +77,7 @@ func fixtureOpForwardCases() []fwd {
 		{"scatter_nd_update rows", "scatter_nd_update", ops.Args{},
 			A(f64([]int{3, 2}, 1, 2, 3, 4, 5, 6), i32([]int{2, 1}, 2, 0), f64([]int{2, 2}, 9, 9, 8, 8)), A(f64([]int{3, 2}, 8, 8, 3, 4, 9, 9)), 0},
 		{"biasadd NHWC", "biasadd", ops.Args{}, A(f64([]int{2, 3}, 1, 2, 3, 4, 5, 6), f64([]int{3}, 10, 20, 30)), A(f64([]int{2, 3}, 11, 22, 33, 14, 25, 36)), 0},
-		{"biasadd NCHW", "biasadd", ops.Args{B: []bool{true}}, A(arange(1, 2, 2, 2), f64([]int{2}, 100, 200)),
+		{"biasadd NCHW", "biasadd", ops.Args{B: []bool{true}}, A(counting(0, 1, 2, 2, 2), f64([]int{2}, 100, 200)),
 			A(f64([]int{1, 2, 2, 2}, 100, 101, 102, 103, 204, 205, 206, 207)), 0},
 		{"conv2d NHWC valid", "conv2d", conv(0, 1, 1, 0, 1), A(x33, diag), A(f64([]int{1, 2, 2, 1}, 6, 8, 12, 14)), 0},
 		{"conv2d NHWC same bias", "conv2d", conv(1, 1, 1, 0, 1), A(x33, diag, f64([]int{1}, 1)), A(f64([]int{1, 3, 3, 1}, 7, 9, 4, 13, 15, 7, 8, 9, 10)), 0},

@@ -95,6 +95,12 @@ func bools(shape []int, v ...bool) *ndarray.Array {
 }
 func ints(v ...int64) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v, len(v))) }
 
+// counting returns the float64 array from, from+1, ... of the given shape.
+func counting(from float64, shape ...int) *ndarray.Array {
+	n := ndarray.Packed(shape...).Size()
+	return ndarray.Must(ndarray.Reshape(ndarray.Must(ndarray.Arange(ndarray.Float64, from, 1, n)), shape...))
+}
+
 func randn(rng *rand.Rand, shape ...int) *ndarray.Array {
 	return ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, shape...))
 }
