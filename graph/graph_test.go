@@ -271,3 +271,17 @@ func TestPostOrder(t *testing.T) {
 		t.Errorf("a cycle through a merge: %v", err)
 	}
 }
+
+// Output names, when given, name every output of a registered op.
+func TestOutputNamesCount(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, 2)
+	_, err := g.AddOp(graph.OpSpec{OpName: "neg", Inputs: []*graph.Variable{x}, OutputNames: []string{"a", "b"}})
+	if !errors.Is(err, graph.ErrBuild) || !strings.Contains(err.Error(), "gives 1 outputs, 2 names given") {
+		t.Errorf("two names for one output: %v", err)
+	}
+	o, err := g.AddOp(graph.OpSpec{OpName: "neg", Inputs: []*graph.Variable{x}, OutputNames: []string{""}})
+	if err != nil || o.Outputs()[0].Name() == "" {
+		t.Errorf("an empty name is automatic: %v %v", o, err)
+	}
+}

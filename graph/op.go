@@ -70,8 +70,10 @@ type OpSpec struct {
 	OpName string
 	Args   ops.Args
 	Inputs []*Variable
-	// OutputNames name the outputs; missing or empty ones are automatic
-	// (the node's name for output 0, "name:i" for the others).
+	// OutputNames, when given, name every output of a registered op (an
+	// error otherwise: a file's node that lists another number of outputs
+	// is not that op); empty ones are automatic, as are all when none is
+	// given (the node's name for output 0, "name:i" for the others).
 	OutputNames []string
 	// Opaque, when the op is not registered, keeps the node as an opaque op
 	// (loaded from a file) instead of failing. OutputInfos then give what is
@@ -113,6 +115,9 @@ func (g *Graph) AddOp(s OpSpec) (*Op, error) {
 		var err error
 		if outs, err = g.infer(def, o); err != nil {
 			return nil, err
+		}
+		if len(s.OutputNames) > 0 && len(s.OutputNames) != len(outs) {
+			return nil, fmt.Errorf("%w: op %s gives %d outputs, %d names given", ErrBuild, o.describe(), len(outs), len(s.OutputNames))
 		}
 	} else {
 		if s.Opaque == nil {

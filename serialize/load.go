@@ -676,21 +676,16 @@ func (l *loader) addNode(i int) error {
 		}
 	}
 	if def != nil {
-		args := argsFromNode(n, def)
-		if why := predict(def, gin, &args, len(outs)); why != "" {
-			l.warnf("node %q: op %q cannot take it (%s); kept as an opaque op", n.Name, def.Name, why)
-			fn.reason = why
-			l.unwire(i)
-		} else {
-			op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: args, Inputs: gin,
-				OutputNames: outs, Opaque: fn})
-			if err == nil {
-				return l.registerOp(i, op, n)
-			}
-			l.warnf("node %q: %v; kept as an opaque op", n.Name, err)
-			fn.reason = err.Error()
-			l.unwire(i)
+		// AddOp checks what the op can take (arity, dtypes, shapes, the
+		// file's number of outputs); a node it refuses is kept opaque.
+		op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: argsFromNode(n, def), Inputs: gin,
+			OutputNames: outs, Opaque: fn})
+		if err == nil {
+			return l.registerOp(i, op, n)
 		}
+		l.warnf("node %q: %v; kept as an opaque op", n.Name, err)
+		fn.reason = err.Error()
+		l.unwire(i)
 	}
 	switch {
 	case isControlFlow(n):
@@ -773,10 +768,7 @@ func backEdges(fn *FileNode) string {
 
 // registerOp records an added op and its outputs' extras.
 func (l *loader) registerOp(i int, op *graph.Op, n *rawNode) error {
-	l.added[i] = op
-	if len(op.Outputs()) != len(l.outNames[i]) {
-		return fmt.Errorf("serialize: node %q: %d outputs in the graph, %d in the file", n.Name, len(op.Outputs()), len(l.outNames[i]))
-	}
+	l.added[i] = op // AddOp gave it the file's outputs, one name each
 	for k, out := range op.Outputs() {
 		vi, ok := l.varIdx[l.outNames[i][k]]
 		if !ok {
@@ -789,36 +781,6 @@ func (l *loader) registerOp(i int, op *graph.Op, n *rawNode) error {
 		}
 	}
 	return nil
-}
-
-// predict checks, before adding it, that the graph will accept a registered
-// op with these inputs and that it gives the file's number of outputs; it
-// returns why not, or "". (graph.AddOp cannot add a registered op as an
-// opaque one after it failed.)
-func predict(def *ops.Def, in []*graph.Variable, a *ops.Args, nOut int) (why string) {
-	if len(in) < def.MinIn || (def.MaxIn >= 0 && len(in) > def.MaxIn) {
-		return fmt.Sprintf("%d inputs, it takes %d to %d", len(in), def.MinIn, def.MaxIn)
-	}
-	infos := make([]ops.Info, len(in))
-	for k, v := range in {
-		infos[k] = v.Info()
-		if !infos[k].DType.Computable() && def.Flags&ops.AnyDType == 0 {
-			return fmt.Sprintf("input %q is %v", v.Name(), infos[k].DType)
-		}
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			why = fmt.Sprintf("shape inference failed: %v", p)
-		}
-	}()
-	outs, err := def.Infer(infos, a)
-	if err != nil {
-		return err.Error()
-	}
-	if len(outs) != nOut {
-		return fmt.Sprintf("it gives %d outputs, the file lists %d", len(outs), nOut)
-	}
-	return ""
 }
 
 // finish sets the losses, training configuration and updater state.

@@ -380,3 +380,28 @@ func TestReadSources(t *testing.T) {
 		t.Errorf("load of a missing file: %v", err)
 	}
 }
+
+// A node of a registered op that lists another number of outputs than the
+// op gives is not that op: it loads as an opaque op, with a warning that
+// says so, and saves back with its outputs.
+func TestLoadNodeWithOtherOutputCount(t *testing.T) {
+	r := chain()
+	r.Nodes[0].OutputNames = []string{"c", "c_extra"}
+	g, err := decodeRaw(t, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cv, _ := g.Variable("c")
+	w := strings.Join(ReportOf(g).Warnings, "\n")
+	if cv.Op().Def() != nil || !strings.Contains(w, `node "c"`) || !strings.Contains(w, "gives 1 outputs, 2 names given") {
+		t.Fatalf("op %v, warnings:\n%s", cv.Op(), w)
+	}
+	b, err := Encode(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := decode(b)
+	if got := strings.Join(r2.Nodes[0].OutputNames, ","); r2.Nodes[0].OpName != "add" || got != "c,c_extra" {
+		t.Fatalf("saved as %q with outputs %q", r2.Nodes[0].OpName, got)
+	}
+}
