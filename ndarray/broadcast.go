@@ -16,18 +16,25 @@ func BroadcastShapes(a, b []int) ([]int, error) {
 		if j := len(b) - n + i; j >= 0 {
 			db = b[j]
 		}
-		switch {
-		case da == db:
-			out[i] = da
-		case da == 1:
-			out[i] = db
-		case db == 1:
-			out[i] = da
-		default:
+		s, ok := BroadcastSize(da, db)
+		if !ok {
 			return nil, fmt.Errorf("shapes %v and %v do not broadcast (axis %d: %d vs %d)", a, b, i, da, db)
 		}
+		out[i] = s
 	}
 	return out, nil
+}
+
+// BroadcastSize is the rule BroadcastShapes applies to each pair of aligned
+// sizes: equal sizes stay, a 1 takes the other size; ok is false otherwise.
+func BroadcastSize(da, db int) (size int, ok bool) {
+	switch {
+	case da == db || db == 1:
+		return da, true
+	case da == 1:
+		return db, true
+	}
+	return 0, false
 }
 
 // broadcastStrides returns a's strides over the index space out, which a

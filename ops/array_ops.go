@@ -98,13 +98,7 @@ var TileBpOp = Register(&Def{
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		x, g := in[0], in[len(in)-1]
-		var reps []int
-		var err error
-		if len(in) == 3 {
-			reps, err = arrayInts("the repetitions input", in[1])
-		} else {
-			reps = intsOf(a.I)
-		}
+		reps, err := runTileReps(in[:len(in)-1], a)
 		if err != nil {
 			return nil, err
 		}
@@ -132,9 +126,7 @@ var TileBpOp = Register(&Def{
 
 func init() {
 	TileOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append(append([]Value(nil), n.In...), d[0])
-		out := b.Op("tile_bp", n.Args.Clone(), in...)
-		return append(out, nil)[:len(n.In)]
+		return append(bpOp("tile_bp")(b, n, d), nil)[:len(n.In)]
 	}
 }
 
@@ -259,19 +251,9 @@ var RangeOp = Register(&Def{
 	Name: "range", Type: Custom, MinIn: 0, MaxIn: 3, NonDiff: []int{0, 1, 2}, Flags: NoInference,
 	Doc: "start, start+delta, ... below limit (inputs start, limit, delta, or float/int args)",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
-		dts := make([]ndarray.DType, len(in))
-		vals := make([][]float64, len(in))
-		known := true
-		for i, x := range in {
-			if err := needNumeric("range", x); err != nil {
-				return nil, err
-			}
-			dts[i] = x.DType
-			if x.Value == nil {
-				known = false
-			} else {
-				vals[i] = x.Value.Float64s()
-			}
+		dts, vals, known, err := numericInfos("range", in)
+		if err != nil {
+			return nil, err
 		}
 		dt := rangeDType(dts, a)
 		if !dt.Computable() || dt == ndarray.Bool {
@@ -298,12 +280,7 @@ var RangeOp = Register(&Def{
 		return infos(Info{DType: dt, Shape: v.Shape(), Value: v}), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		dts := make([]ndarray.DType, len(in))
-		vals := make([][]float64, len(in))
-		for i, x := range in {
-			dts[i] = x.DType()
-			vals[i] = x.Float64s()
-		}
+		dts, vals := numericValues(in)
 		start, limit, delta, err := rangeBounds(vals, a)
 		if err != nil {
 			return nil, err
@@ -311,6 +288,33 @@ var RangeOp = Register(&Def{
 		return one(makeRange(rangeDType(dts, a), start, limit, delta))
 	},
 })
+
+// numericInfos checks that range's or linspace's inputs are numeric and
+// returns their dtypes and, when every one is a constant, their values.
+func numericInfos(name string, in []Info) (dts []ndarray.DType, vals [][]float64, known bool, err error) {
+	dts, vals, known = make([]ndarray.DType, len(in)), make([][]float64, len(in)), true
+	for i, x := range in {
+		if err := needNumeric(name, x); err != nil {
+			return nil, nil, false, err
+		}
+		dts[i] = x.DType
+		if x.Value == nil {
+			known = false
+		} else {
+			vals[i] = x.Value.Float64s()
+		}
+	}
+	return dts, vals, known, nil
+}
+
+// numericValues is numericInfos at run time.
+func numericValues(in []*ndarray.Array) ([]ndarray.DType, [][]float64) {
+	dts, vals := make([]ndarray.DType, len(in)), make([][]float64, len(in))
+	for i, x := range in {
+		dts[i], vals[i] = x.DType(), x.Float64s()
+	}
+	return dts, vals
+}
 
 // ---------------------------------------------------------------- linspace
 
@@ -354,19 +358,9 @@ func linspaceDef(name string, t OpType, num int64) *Def {
 			if len(in) != 0 && len(in) != 3 {
 				return nil, fmt.Errorf("%s takes 0 or 3 inputs (start, stop, num), not %d", name, len(in))
 			}
-			dts := make([]ndarray.DType, len(in))
-			vals := make([][]float64, len(in))
-			known := true
-			for i, x := range in {
-				if err := needNumeric(name, x); err != nil {
-					return nil, err
-				}
-				dts[i] = x.DType
-				if x.Value == nil {
-					known = false
-				} else {
-					vals[i] = x.Value.Float64s()
-				}
+			dts, vals, known, err := numericInfos(name, in)
+			if err != nil {
+				return nil, err
 			}
 			dt := linspaceDType(dts, a)
 			if !dt.IsFloat() || !dt.Computable() {
@@ -382,12 +376,7 @@ func linspaceDef(name string, t OpType, num int64) *Def {
 			return infos(Info{DType: dt, Shape: []int{num}}), nil
 		},
 		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-			dts := make([]ndarray.DType, len(in))
-			vals := make([][]float64, len(in))
-			for i, x := range in {
-				dts[i] = x.DType()
-				vals[i] = x.Float64s()
-			}
+			dts, vals := numericValues(in)
 			start, stop, num, err := linspaceArgs(name, vals, a)
 			if err != nil {
 				return nil, err
@@ -933,10 +922,8 @@ var StridedSliceBpOp = Register(&Def{
 
 func init() {
 	StridedSliceOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append(append([]Value(nil), n.In...), d[0])
-		out := b.Op("strided_slice_bp", n.Args.Clone(), in...)
 		res := make([]Value, len(n.In))
-		res[0] = out[0]
+		res[0] = bpOp("strided_slice_bp")(b, n, d)[0]
 		return res
 	}
 }
@@ -1215,8 +1202,7 @@ var PadBpOp = Register(&Def{
 
 func init() {
 	PadOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append(append([]Value(nil), n.In...), d[0])
-		out := b.Op("pad_bp", n.Args.Clone(), in...)
+		out := bpOp("pad_bp")(b, n, d)
 		res := []Value{out[0], nil}
 		if len(n.In) > 2 {
 			res = append(res, out[1])

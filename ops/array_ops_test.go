@@ -14,16 +14,10 @@ import (
 // Hand-worked forward cases of the ops of array_ops.go, nn_ops.go and
 // reduce_ops.go (the tensor arrays need an executor: tensorarray_test.go).
 
+// arangeF64 returns the packed float64 array 0, 1, ... of the given shape.
 func arangeF64(shape ...int) *ndarray.Array {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = float64(i)
-	}
-	return f64(shape, v...)
+	v := ndarray.Must(ndarray.Arange(ndarray.Float64, 0, 1, ndarray.Packed(shape...).Size()))
+	return ndarray.Must(ndarray.Reshape(v, shape...))
 }
 
 // ssArgs builds strided_slice's int args: the masks then begin, end, strides.

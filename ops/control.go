@@ -35,23 +35,16 @@ func passInfo(in []Info, _ *Args) ([]Info, error) { return infos(same(in[0])), n
 
 func passRun(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) { return one(in[0], nil) }
 
+// passDef defines a one-input primitive whose data movement is passing x on.
+func passDef(name string, num int64, doc string) *Def {
+	return &Def{Name: name, Type: Logic, Num: num, MinIn: 1, MaxIn: 1, Flags: ControlFlow, Doc: doc, Infer: passInfo, Run: passRun}
+}
+
 var (
-	EnterOp = Register(&Def{
-		Name: "enter", Type: Logic, Num: 100, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
-		Doc:   "x, entering the loop frame named by string arg 0; bool arg 0: loop-invariant",
-		Infer: passInfo, Run: passRun,
-	})
-	ExitOp = Register(&Def{
-		Name: "exit", Type: Logic, Num: 90, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
-		Doc:   "x, leaving its loop frame when the loop ends",
-		Infer: passInfo, Run: passRun,
-	})
-	NextIterationOp = Register(&Def{
-		Name: "next_iteration", Type: Logic, Num: 80, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
-		Doc:   "x, passed to the next iteration of its loop",
-		Infer: passInfo, Run: passRun,
-	})
-	LoopCondOp = Register(&Def{
+	EnterOp         = Register(passDef("enter", 100, "x, entering the loop frame named by string arg 0; bool arg 0: loop-invariant"))
+	ExitOp          = Register(passDef("exit", 90, "x, leaving its loop frame when the loop ends"))
+	NextIterationOp = Register(passDef("next_iteration", 80, "x, passed to the next iteration of its loop"))
+	LoopCondOp      = Register(&Def{
 		Name: "loop_cond", Type: Logic, Num: 70, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
 		Doc: "the boolean scalar that decides whether a loop goes on",
 		Infer: func(in []Info, _ *Args) ([]Info, error) {

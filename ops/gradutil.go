@@ -29,7 +29,7 @@ func withGrad(d *Def, g GradFunc) *Def {
 	return d
 }
 
-// fromX returns a rule for a unary op whose input gradient is
+// fromXY returns a rule for a unary op whose input gradient is
 // dOut * f(x, y) with x the input and y the output.
 func fromXY(f func(b GradBuilder, x, y Value) Value) GradFunc {
 	return func(b GradBuilder, n GradNode, d []Value) []Value {

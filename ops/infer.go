@@ -36,13 +36,10 @@ func BroadcastInfo(a, b Info) (Info, error) {
 		if j := len(b.Shape) - n + i; j >= 0 {
 			db = b.Shape[j]
 		}
+		s, ok := ndarray.BroadcastSize(da, db)
 		switch {
-		case da == db:
-			out[i] = da
-		case da == 1:
-			out[i] = db
-		case db == 1:
-			out[i] = da
+		case ok:
+			out[i] = s
 		case da < 0:
 			out[i] = db
 		case db < 0:
@@ -65,11 +62,10 @@ func needFloat(name string, in Info) error {
 }
 
 func needNumeric(name string, in Info) error {
-	switch in.DType {
-	case ndarray.Float32, ndarray.Float64, ndarray.Int32, ndarray.Int64:
-		return nil
+	if !in.DType.IsNumeric() {
+		return fmt.Errorf("%s needs a numeric input, not %v", name, in.DType)
 	}
-	return fmt.Errorf("%s needs a numeric input, not %v", name, in.DType)
+	return nil
 }
 
 // constInts returns the values of a constant integer input, when known.
@@ -77,12 +73,7 @@ func constInts(in Info) ([]int, bool) {
 	if in.Value == nil || !(in.Value.DType().IsInt()) {
 		return nil, false
 	}
-	v := in.Value.Int64s()
-	out := make([]int, len(v))
-	for i, x := range v {
-		out[i] = int(x)
-	}
-	return out, true
+	return intsOf(in.Value.Int64s()), true
 }
 
 // unknownShape returns a shape of rank r with every size unknown.
@@ -101,6 +92,15 @@ func intsOf(v []int64) []int {
 		out[i] = int(x)
 	}
 	return out
+}
+
+// inputInts reads input i with arrayInts when the op was given it, and
+// returns def otherwise.
+func inputInts(in []*ndarray.Array, i int, what string, def []int) ([]int, error) {
+	if len(in) > i {
+		return arrayInts(what, in[i])
+	}
+	return def, nil
 }
 
 // arrayInts reads an integer array's values as ints, or fails naming what.

@@ -17,6 +17,9 @@ const (
 	LossMeanByNonzeroWeightCount LossReduce = 3 // sum of weighted losses / number of non-zero weights (SameDiff's default)
 )
 
+// lossMode reads a loss op's reduction, int arg 0.
+func lossMode(a *Args) LossReduce { return LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))) }
+
 // lossReduce weights the per-element losses l and reduces them.
 func lossReduce(l, w *ndarray.Array, mode LossReduce) (*ndarray.Array, error) {
 	wl, err := ndarray.Binary(ndarray.Mul, l, w)
@@ -78,7 +81,7 @@ func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Ar
 		if _, err := BroadcastInfo(p, l); err != nil {
 			return nil, fmt.Errorf("%s: predictions %v and labels %v: %w", name, p.Shape, l.Shape, err)
 		}
-		mode := LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount)))
+		mode := lossMode(a)
 		if mode < 0 || mode > 3 {
 			return nil, fmt.Errorf("%s: unknown loss reduction %d (want 0..3)", name, mode)
 		}
@@ -101,7 +104,7 @@ var MSELossOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		return one(lossReduce(d, in[1], LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount)))))
+		return one(lossReduce(d, in[1], lossMode(a)))
 	},
 })
 
@@ -133,7 +136,7 @@ var SoftmaxCrossEntropyLossOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		return one(lossReduce(l, in[1], LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount)))))
+		return one(lossReduce(l, in[1], lossMode(a)))
 	},
 })
 
@@ -262,7 +265,7 @@ var MSELossGradOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		coef, dw, err := lossCoef(e, w, gradOf(in), LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))))
+		coef, dw, err := lossCoef(e, w, gradOf(in), lossMode(a))
 		if err != nil {
 			return nil, err
 		}
@@ -298,7 +301,7 @@ var SoftmaxCrossEntropyLossGradOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		coef, dw, err := lossCoef(l, w, gradOf(in), LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))))
+		coef, dw, err := lossCoef(l, w, gradOf(in), lossMode(a))
 		if err != nil {
 			return nil, err
 		}

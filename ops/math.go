@@ -257,8 +257,8 @@ var (
 	})
 )
 
-// Elementwise ops of one operand. paramArg >= 0 names the float argument
-// that holds the op's parameter (LeakyRelu's slope), with its default.
+// Elementwise ops of one operand. Float arg 0 is the op's parameter
+// (LeakyRelu's slope, pow's exponent), paramDefault when absent.
 
 func unaryDef(name string, op ndarray.UnaryOp, doc string, paramDefault float64, aliases ...string) *Def {
 	return &Def{

@@ -231,7 +231,6 @@ func fromChannelsLast(v []float64, cl []int, nhwc bool, dt ndarray.DType) (*ndar
 		if a, err = ndarray.Permute(a, perm...); err != nil {
 			return nil, err
 		}
-		a = ndarray.Contiguous(a)
 	}
 	return ndarray.Cast(a, dt)
 }
@@ -286,20 +285,8 @@ var Conv2DOp = Register(&Def{
 		return infos(Info{DType: x.DType, Shape: d.outShape(cfg.nhwc)}), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		cfg, err := conv2dArgs("conv2d", a)
-		if err != nil {
-			return nil, err
-		}
-		x, w := in[0], in[1]
-		d, err := conv2dDims("conv2d", cfg, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		xv, err := channelsLast(x, cfg.nhwc)
-		if err != nil {
-			return nil, err
-		}
-		wv, err := weightsHWIO(w, cfg.wFormat)
+		x := in[0]
+		cfg, d, xv, wv, err := conv2dOperands("conv2d", a, x, in[1])
 		if err != nil {
 			return nil, err
 		}
@@ -315,6 +302,23 @@ var Conv2DOp = Register(&Def{
 		return one(fromChannelsLast(out, []int{d.bS, d.oH, d.oW, d.oC}, cfg.nhwc, x.DType()))
 	},
 })
+
+// conv2dOperands reads conv2d's arguments, checks the shapes of x and the
+// weights w against them, and returns x channels-last and w as
+// [kH,kW,iC,oC], in float64.
+func conv2dOperands(op string, a *Args, x, w *ndarray.Array) (cfg conv2dCfg, d convDims, xv, wv []float64, err error) {
+	if cfg, err = conv2dArgs(op, a); err != nil {
+		return
+	}
+	if d, err = conv2dDims(op, cfg, x.Shape(), w.Shape()); err != nil {
+		return
+	}
+	if xv, err = channelsLast(x, cfg.nhwc); err != nil {
+		return
+	}
+	wv, err = weightsHWIO(w, cfg.wFormat)
+	return
+}
 
 // conv2dWalk calls f(outIndex, inIndex, weightIndex) for every product of
 // the convolution (channels-last input, [kH,kW,iC,oC] weights).
@@ -369,25 +373,13 @@ var Conv2DBpOp = Register(&Def{
 		return sameInfos(in, len(in)-1), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		cfg, err := conv2dArgs("conv2d_bp", a)
-		if err != nil {
-			return nil, err
-		}
 		x, w, g := in[0], in[1], in[len(in)-1]
-		d, err := conv2dDims("conv2d_bp", cfg, x.Shape(), w.Shape())
+		cfg, d, xv, wv, err := conv2dOperands("conv2d_bp", a, x, w)
 		if err != nil {
 			return nil, err
 		}
 		if !ndarray.SameShape(g.Shape(), d.outShape(cfg.nhwc)) {
 			return nil, fmt.Errorf("conv2d_bp: gradient of shape %v, the output has %v", g.Shape(), d.outShape(cfg.nhwc))
-		}
-		xv, err := channelsLast(x, cfg.nhwc)
-		if err != nil {
-			return nil, err
-		}
-		wv, err := weightsHWIO(w, cfg.wFormat)
-		if err != nil {
-			return nil, err
 		}
 		gv, err := channelsLast(g, cfg.nhwc)
 		if err != nil {
@@ -410,7 +402,7 @@ var Conv2DBpOp = Register(&Def{
 		if gw, err = ndarray.Permute(gw, wInv[cfg.wFormat]...); err != nil {
 			return nil, err
 		}
-		if gw, err = ndarray.Cast(ndarray.Contiguous(gw), w.DType()); err != nil {
+		if gw, err = ndarray.Cast(gw, w.DType()); err != nil {
 			return nil, err
 		}
 		outs := []*ndarray.Array{gx, gw}

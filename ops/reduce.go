@@ -56,10 +56,7 @@ func reduceInfo(name string, in []Info, a *Args) (Info, error) {
 }
 
 func runAxes(in []*ndarray.Array, a *Args) ([]int, error) {
-	if len(in) > 1 {
-		return arrayInts("the axes input", in[1])
-	}
-	return reduceAxesArg(a), nil
+	return inputInts(in, 1, "the axes input", reduceAxesArg(a))
 }
 
 func reduceDef(name string, op ndarray.ReduceOp, doc string) *Def {
@@ -251,13 +248,9 @@ func reduceBpDef(name string, grad reduceBp) *Def {
 		},
 		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			x, g := in[0], in[1]
-			axes := reduceAxesArg(a)
-			if len(in) > 2 {
-				v, err := arrayInts("the axes input", in[2])
-				if err != nil {
-					return nil, err
-				}
-				axes = v
+			axes, err := inputInts(in, 2, "the axes input", reduceAxesArg(a))
+			if err != nil {
+				return nil, err
 			}
 			ax, err := ndarray.NormAxes(axes, x.Rank())
 			if err != nil {

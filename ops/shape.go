@@ -49,13 +49,9 @@ func permuteDef(name, doc string) *Def {
 			return infos(Info{DType: x.DType, Shape: s}), nil
 		},
 		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-			perm := intsOf(a.I)
-			if len(in) > 1 {
-				p, err := arrayInts("the permutation input", in[1])
-				if err != nil {
-					return nil, err
-				}
-				perm = p
+			perm, err := inputInts(in, 1, "the permutation input", intsOf(a.I))
+			if err != nil {
+				return nil, err
 			}
 			return one(ndarray.Permute(in[0], perm...))
 		},
@@ -104,13 +100,9 @@ var ReshapeOp = Register(&Def{
 		return infos(Info{DType: x.DType, Shape: append([]int(nil), target...)}), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		target := reshapeTarget(a)
-		if len(in) > 1 {
-			t, err := arrayInts("the shape input", in[1])
-			if err != nil {
-				return nil, err
-			}
-			target = t
+		target, err := inputInts(in, 1, "the shape input", reshapeTarget(a))
+		if err != nil {
+			return nil, err
 		}
 		return one(ndarray.Reshape(in[0], target...))
 	},
@@ -147,18 +139,14 @@ var ExpandDimsOp = Register(&Def{
 		return infos(Info{DType: x.DType, Shape: s}), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		ax := int(a.Int(0, 0))
-		if len(in) > 1 {
-			v, err := arrayInts("the axis input", in[1])
-			if err != nil {
-				return nil, err
-			}
-			if len(v) != 1 {
-				return nil, fmt.Errorf("expand_dims: the axis input has %d values", len(v))
-			}
-			ax = v[0]
+		ax, err := inputInts(in, 1, "the axis input", []int{int(a.Int(0, 0))})
+		if err != nil {
+			return nil, err
 		}
-		return one(ndarray.ExpandDims(in[0], ax))
+		if len(ax) != 1 {
+			return nil, fmt.Errorf("expand_dims: the axis input has %d values", len(ax))
+		}
+		return one(ndarray.ExpandDims(in[0], ax[0]))
 	},
 })
 
@@ -230,16 +218,8 @@ var StackOp = Register(&Def{
 			return infos(Info{DType: x.DType, UnknownRank: true}), nil
 		}
 		for i, y := range in[1:] {
-			if y.UnknownRank {
-				continue
-			}
-			if len(y.Shape) != len(x.Shape) {
+			if !y.Admits(x.Shape) {
 				return nil, fmt.Errorf("stack: shape %v of input %d differs from %v", y.Shape, i+1, x.Shape)
-			}
-			for j := range y.Shape {
-				if y.Shape[j] >= 0 && x.Shape[j] >= 0 && y.Shape[j] != x.Shape[j] {
-					return nil, fmt.Errorf("stack: shape %v of input %d differs from %v", y.Shape, i+1, x.Shape)
-				}
 			}
 		}
 		ax := int(a.Int(0, 0))
@@ -591,10 +571,14 @@ var MergeAddOp = Register(&Def{
 			}
 		}
 		out := c.Alloc(in[0].DType(), in[0].Shape())
-		if err := ndarray.CopyInto(out, in[0]); err != nil {
+		if len(in) == 1 {
+			return one(out, ndarray.CopyInto(out, in[0]))
+		}
+		// The first sum goes straight into out, sparing a copy of in[0].
+		if err := ndarray.BinaryInto(ndarray.Add, out, in[0], in[1]); err != nil {
 			return nil, err
 		}
-		for _, x := range in[1:] {
+		for _, x := range in[2:] {
 			if err := ndarray.BinaryInto(ndarray.Add, out, out, x); err != nil {
 				return nil, err
 			}

@@ -195,12 +195,17 @@ func needIntInput(op, what string, x Info) error {
 	return nil
 }
 
-// checkElemDType compares what the op gives with its declared dtype.
-func checkElemDType(op string, a *Args, ta *tensorArray) error {
-	if want := elemDType(a); want != ndarray.Invalid && ta.dtype != ndarray.Invalid && want != ta.dtype {
-		return fmt.Errorf("%s: dtype arg 0 says %v, but %v holds %v", op, want, ta, ta.dtype)
+// lookupElemTA is lookupTA for the ops that give elements: it also
+// compares what the array holds with the op's declared dtype.
+func lookupElemTA(c *Ctx, op string, h *ndarray.Array, a *Args) (*tensorArray, error) {
+	ta, err := lookupTA(c, op, h)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if want := elemDType(a); want != ndarray.Invalid && ta.dtype != ndarray.Invalid && want != ta.dtype {
+		return nil, fmt.Errorf("%s: dtype arg 0 says %v, but %v holds %v", op, want, ta, ta.dtype)
+	}
+	return ta, nil
 }
 
 // taDef fills in what every tensor array op shares.
@@ -287,11 +292,8 @@ var (
 		},
 		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			const op = "tensorarrayreadv3"
-			ta, err := lookupTA(c, op, in[0])
+			ta, err := lookupElemTA(c, op, in[0], a)
 			if err != nil {
-				return nil, err
-			}
-			if err := checkElemDType(op, a, ta); err != nil {
 				return nil, err
 			}
 			i, err := scalarIndex(op, in[1])
@@ -318,11 +320,8 @@ var (
 		},
 		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			const op = "tensorarraygatherv3"
-			ta, err := lookupTA(c, op, in[0])
+			ta, err := lookupElemTA(c, op, in[0], a)
 			if err != nil {
-				return nil, err
-			}
-			if err := checkElemDType(op, a, ta); err != nil {
 				return nil, err
 			}
 			idx, err := indexList(op, in[1], len(ta.elems))
@@ -342,11 +341,8 @@ var (
 		},
 		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			const op = "tensorarraystack"
-			ta, err := lookupTA(c, op, in[0])
+			ta, err := lookupElemTA(c, op, in[0], a)
 			if err != nil {
-				return nil, err
-			}
-			if err := checkElemDType(op, a, ta); err != nil {
 				return nil, err
 			}
 			idx := make([]int, len(ta.elems))
@@ -366,11 +362,8 @@ var (
 		},
 		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			const op = "tensorarrayconcatv3"
-			ta, err := lookupTA(c, op, in[0])
+			ta, err := lookupElemTA(c, op, in[0], a)
 			if err != nil {
-				return nil, err
-			}
-			if err := checkElemDType(op, a, ta); err != nil {
 				return nil, err
 			}
 			if len(ta.elems) == 0 {
@@ -486,14 +479,11 @@ var (
 			}
 			pos := 0
 			for k, n := range lengths {
-				begin := make([]int, v.Rank())
-				end := append([]int(nil), v.Shape()...)
-				begin[0], end[0] = pos, pos+n
-				pos += n
-				piece, err := ndarray.Slice(v, begin, end)
+				piece, err := rows(v, pos, n)
 				if err != nil {
 					return nil, fmt.Errorf("%s: %w", op, err)
 				}
+				pos += n
 				if err := ta.checkShape(op, k, piece.Shape(), true); err != nil {
 					return nil, err
 				}
@@ -565,10 +555,7 @@ func (ta *tensorArray) stack(op string, idx []int, a *Args) (*ndarray.Array, err
 // scatterSlices stores v's slices along axis 0 at the indices.
 func scatterSlices(op string, ta *tensorArray, idx []int, v *ndarray.Array) ([]*ndarray.Array, error) {
 	for k, i := range idx {
-		begin := make([]int, v.Rank())
-		end := append([]int(nil), v.Shape()...)
-		begin[0], end[0] = k, k+1
-		s, err := ndarray.Slice(v, begin, end)
+		s, err := rows(v, k, 1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", op, err)
 		}
@@ -583,6 +570,15 @@ func scatterSlices(op string, ta *tensorArray, idx []int, v *ndarray.Array) ([]*
 		}
 	}
 	return []*ndarray.Array{flowOut()}, nil
+}
+
+// rows returns rows k to k+n-1 of v along axis 0 as a view of v's buffer:
+// put copies what it stores, so a copy here would be a second one.
+func rows(v *ndarray.Array, k, n int) (*ndarray.Array, error) {
+	l := v.Layout()
+	l.Shape[0] = n
+	l.Offset += k * l.Strides[0]
+	return v.WithLayout(l)
 }
 
 // nodeName is the running node's name for messages, or the op's name.

@@ -218,13 +218,6 @@ func idxArrays(idx ...cv.Index) []*ndarray.Array {
 
 // linspace returns the packed array 1, 2, ..., n of the given shape.
 func linspace(shape ...int) *ndarray.Array {
-	n := 1
-	for _, d := range shape {
-		n *= d
-	}
-	v := make([]float64, n)
-	for i := range v {
-		v[i] = float64(i + 1)
-	}
-	return f64(shape, v...)
+	v := ndarray.Must(ndarray.Arange(ndarray.Float64, 1, 1, ndarray.Packed(shape...).Size()))
+	return ndarray.Must(ndarray.Reshape(v, shape...))
 }
