@@ -157,3 +157,25 @@ func BenchmarkFileCopy200MB(b *testing.B) {
 		in.Close()
 	}
 }
+
+// BenchmarkDecodeFixtures decodes every fixture file (real SameDiff graphs:
+// mostly nodes, few parameters), the loader's per-node work.
+func BenchmarkDecodeFixtures(b *testing.B) {
+	var bufs [][]byte
+	for _, f := range fixtureFiles(b) {
+		buf, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bufs = append(bufs, buf)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, buf := range bufs {
+			if _, err := Decode(buf); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/float64(len(bufs)), "µs/file")
+}
