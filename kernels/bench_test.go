@@ -241,15 +241,16 @@ func medianTime(b *testing.B, f func()) float64 {
 		done += nb
 	}
 	b.StopTimer()
-	sort.Float64s(ts)
-	med := ts[len(ts)/2]
+	med := median(ts)
 	b.ReportMetric(med*1e9, "med-ns/op")
 	return med
 }
 
-// Two goroutines against one on the same n×n×n product, the two runs
-// alternating call by call so both meet the same load from other processes;
-// reports the median GFLOP/s of each and their ratio. "ceiling" runs a
+// Two goroutines against one on the same n×n×n product, in alternating turns
+// of four calls (see alternate) so both meet the same load from other
+// processes; reports the median GFLOP/s of each and their ratio, x, and the
+// ratio for the first two-goroutine call of a turn, x-cold, whose helper has
+// parked during the one-goroutine turn. "ceiling" runs a
 // 64×64×64 product that stays in L1 on each goroutine separately: how far
 // two busy cores fall short of twice one here (clock, shared resources),
 // which bounds the ratio any partitioning can reach.
@@ -278,7 +279,7 @@ func BenchmarkGemmScaling(b *testing.B) {
 			work(0)
 			wg.Wait()
 		}
-		t1, t2 := alternate(b, one, two)
+		t1, t2, _ := alternate(b, one, two)
 		fl := 2 * float64(n*n*n) * reps
 		b.ReportMetric(fl/t1/1e9, "GFLOP/s-t1")
 		b.ReportMetric(2*fl/t2/1e9, "GFLOP/s-t2")
@@ -291,32 +292,50 @@ func benchScaling[T Float](b *testing.B, n int) {
 	a := input[T](r, n*n, 0, false, -1, 1)
 	bb := input[T](r, n*n, 0, false, -1, 1)
 	c := make([]T, n*n)
-	t1, t2 := alternate(b,
+	t1, t2, first := alternate(b,
 		func() { Gemm(1, n, n, n, 1, a, n, 1, bb, n, 1, 0, c, n, 1) },
 		func() { Gemm(2, n, n, n, 1, a, n, 1, bb, n, 1, 0, c, n, 1) })
 	fl := 2 * float64(n) * float64(n) * float64(n)
 	b.ReportMetric(fl/t1/1e9, "GFLOP/s-t1")
 	b.ReportMetric(fl/t2/1e9, "GFLOP/s-t2")
 	b.ReportMetric(t1/t2, "x")
+	b.ReportMetric(t1/first, "x-cold")
 }
 
-// alternate runs f and g b.N times each, one after the other, and returns
-// the median time of each in seconds.
-func alternate(b *testing.B, f, g func()) (tf, tg float64) {
+// alternate runs f and g b.N times each, in turns of four calls of one and
+// then four of the other, and returns the median time of a call of each in
+// seconds. The calls in a turn follow each other as the products of a
+// training step do; gFirst is the median time of the first call of g in a
+// turn, which follows f's calls and so finds the helper goroutines of a
+// parallel g parked when f's turn lasts longer than helperSpin.
+func alternate(b *testing.B, f, g func()) (tf, tg, gFirst float64) {
+	const turn = 4
 	f()
 	g()
-	var fs, gs []float64
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	var fs, gs, firsts []float64
+	timed := func(h func(), ts *[]float64) float64 {
 		t := time.Now()
-		f()
-		fs = append(fs, time.Since(t).Seconds())
-		t = time.Now()
-		g()
-		gs = append(gs, time.Since(t).Seconds())
+		h()
+		d := time.Since(t).Seconds()
+		*ts = append(*ts, d)
+		return d
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i += turn {
+		n := min(turn, b.N-i)
+		for range n {
+			timed(f, &fs)
+		}
+		firsts = append(firsts, timed(g, &gs))
+		for range n - 1 {
+			timed(g, &gs)
+		}
 	}
 	b.StopTimer()
-	sort.Float64s(fs)
-	sort.Float64s(gs)
-	return fs[len(fs)/2], gs[len(gs)/2]
+	return median(fs), median(gs), median(firsts)
+}
+
+func median(s []float64) float64 {
+	sort.Float64s(s)
+	return s[len(s)/2]
 }

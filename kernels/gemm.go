@@ -31,7 +31,11 @@ import (
 // reused through a sync.Pool, and runs the register-blocked micro-kernel
 // over the tiles, edge tiles through a small tile buffer. Products of more
 // than about 2 MFLOP per goroutine are split across goroutines along the
-// longer side of C, in blocks the goroutines take in turn.
+// longer side of C, in blocks the goroutines take in turn; the goroutines
+// are helpers that stay awake for a while after a product (helperSpin), so
+// products that follow each other do not wait for an idle core to wake.
+// On the panels path an A whose lines are a multiple of 4 KiB apart is
+// first copied to a buffer whose lines are not (restrideA).
 func Gemm[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int) {
 	gemmWith(gemmKernelFor[T](), threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 }
@@ -70,6 +74,12 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 	if w := m * n * k / (1 << 20); w < threads {
 		threads = max(w, 1)
 	}
+	if path == gemmPanelsPath {
+		if buf, a2, r2, c2 := restrideA(m, k, a, rsa, csa); buf != nil {
+			defer poolsFor[T]().restride.Put(buf)
+			a, rsa, csa = a2, r2, c2
+		}
+	}
 	if threads == 1 {
 		gemmPart(kern, path, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 		return
@@ -100,47 +110,52 @@ func gemmPart[T Float](kern *gemmKernel[T], path int, m, n, k int, alpha T, a []
 }
 
 // gemmParallel splits C along its longer side into blocks that are
-// multiples of the tile, about four per goroutine, which the calling
-// goroutine and threads-1 helpers take one at a time until none is left.
-// Waking a parked thread for a new goroutine takes long on some machines
-// (about 150 µs in the VM this was measured on, against 0.65 ms for half a
-// float32 512×512×512 product), so a fixed split would leave the caller
-// idle while the helper catches up; with small blocks the caller starts at
-// once and the helper takes what is left when it wakes. The caller waits for
-// the helpers' last blocks by spinning (at most one block), not by parking,
-// which would cost another wake-up. (A separate function so that the
-// closures' captures do not make the serial path allocate.)
+// multiples of the tile, which the calling goroutine and threads-1 helpers
+// (see helperPool) take one at a time until none is left. Each block is half
+// an even share of what is left (OpenMP's "guided" schedule): the first
+// ones are large, so few blocks each read all of A, and the last ones are
+// one or two tiles, so the goroutines finish close together even when one
+// of them started late, as a helper that had parked does (about 150 µs in
+// the VM this was measured on, against 0.65 ms for half a float32 512³
+// product), or lost its core to another process for a while. The caller
+// waits for the helpers' last blocks by spinning, not by parking, which
+// would cost another wake-up. (A separate function so that the closures'
+// captures do not make the serial path allocate.)
 func gemmParallel[T Float](kern *gemmKernel[T], path int, threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int) {
 	cols := n >= m
 	size, tile := m, kern.mr
+	if path != gemmPacked {
+		tile = kern.dmr
+	}
 	if cols {
 		size, tile = n, kern.nr
+		if path != gemmPacked {
+			tile = kern.dnr
+		}
 	}
-	block := (size + 4*threads - 1) / (4 * threads)
-	block = (block + tile - 1) / tile * tile
-	items := int64((size + block - 1) / block)
-	var next, done atomic.Int64
+	var next, done atomic.Int64 // next: the first row or column not taken
 	work := func() {
 		for {
-			it := next.Add(1) - 1
-			if it >= items {
+			o := int(next.Load())
+			left := size - o
+			if left <= 0 {
 				return
 			}
-			o := int(it) * block
-			w := min(block, size-o)
+			w := (left + 2*threads - 1) / (2 * threads)
+			w = min((w+tile-1)/tile*tile, left)
+			if !next.CompareAndSwap(int64(o), int64(o+w)) {
+				continue
+			}
 			if cols {
 				gemmPart(kern, path, m, w, k, alpha, a, rsa, csa, b[o*csb:], rsb, csb, beta, c[o*csc:], rsc, csc)
 			} else {
 				gemmPart(kern, path, w, n, k, alpha, a[o*rsa:], rsa, csa, b, rsb, csb, beta, c[o*rsc:], rsc, csc)
 			}
-			done.Add(1)
+			done.Add(int64(w))
 		}
 	}
-	for t := 1; t < threads; t++ {
-		go work()
-	}
-	work()
-	for done.Load() < items {
+	helpers.run(threads-1, work)
+	for done.Load() < int64(size) {
 		runtime.Gosched()
 	}
 }
@@ -228,9 +243,10 @@ type gemmBufs[T Float] struct {
 }
 
 // gemmPools are the pools of GEMM scratch of one element type: packed holds
-// *gemmBufs, panels the packed B blocks of gemmPanels and direct the
-// row-major copies of B of gemmDirect (both *[]T).
-type gemmPools struct{ packed, panels, direct sync.Pool }
+// *gemmBufs, panels the packed B blocks of gemmPanels, direct the row-major
+// copies of B of gemmDirect and restride the copies of A of restrideA (all
+// *[]T).
+type gemmPools struct{ packed, panels, direct, restride sync.Pool }
 
 var pools32, pools64 gemmPools
 
@@ -528,4 +544,47 @@ func gemmPanels[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, 
 			}
 		}
 	}
+}
+
+// restrideMax is the largest A, in bytes, that restrideA copies.
+const restrideMax = 32 << 20
+
+// restrideA returns A copied, in the same orientation, to a pooled buffer
+// with lines (rows when csa == 1, columns when rsa == 1) 64-byte aligned
+// and not a multiple of 1 KiB apart, when its lines are a multiple of 4 KiB
+// apart and it is at most restrideMax bytes; otherwise buf is nil. The
+// direct kernel reads a tile's rows of A (its columns when A is stored
+// transposed) at once, and at a 4 KiB stride they all fall into one set of
+// the L1 cache, which the packed B panel streaming through also needs: at
+// 1024×1024×1024 float32 every tile's A was fetched again from L2, and one
+// core ran at 144–151 GFLOP/s against 174–200 with the copy (see
+// BenchmarkGemmScaling). The copy costs m·k element moves, against 2·m·n·k
+// flops.
+func restrideA[T Float](m, k int, a []T, rsa, csa int) (buf *[]T, a2 []T, rsa2, csa2 int) {
+	var z T
+	sz := int(unsafe.Sizeof(z))
+	lines, n, ld := m, k, rsa // A as lines of n elements, ld apart
+	if csa != 1 {
+		if rsa != 1 {
+			return nil, nil, 0, 0
+		}
+		lines, n, ld = k, m, csa
+	}
+	if ld*sz%4096 != 0 || lines*n*sz > restrideMax {
+		return nil, nil, 0, 0
+	}
+	nld := (n*sz + 63) / 64 * 64
+	if nld%1024 == 0 {
+		nld += 64
+	}
+	nld /= sz
+	buf = getSlice[T](&poolsFor[T]().restride, lines*nld, true)
+	d := *buf
+	for i := 0; i < lines; i++ {
+		copy(d[i*nld:i*nld+n], a[i*ld:i*ld+n])
+	}
+	if csa != 1 {
+		return buf, d, 1, nld
+	}
+	return buf, d, nld, 1
 }

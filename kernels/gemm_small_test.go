@@ -1,9 +1,11 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // gemmLayout gives the strides of A (m×k), B (k×n) and C (m×n) and the
@@ -198,5 +200,91 @@ func testGemmPanels[T Float](t *testing.T, im impl) {
 	}
 	for _, l := range gemmLayouts(m, n, k)[:2] {
 		checkGemm(t, r, im.name+"/panels2", kern, 2, m, n, k, l, 1, 0)
+	}
+}
+
+// Products on the panels path whose A lines are 4 KiB apart run on a copy
+// of A (restrideA); they must give the same C, with A row-major or stored
+// transposed, on every implementation and with two goroutines.
+func TestGemmRestride(t *testing.T) {
+	for _, im := range allImpls() {
+		t.Run(im.name+"/f32", func(t *testing.T) { testGemmRestride[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { testGemmRestride[float64](t, im) })
+	}
+}
+
+func testGemmRestride[T Float](t *testing.T, im impl) {
+	var z T
+	ld := 4096 / int(unsafe.Sizeof(z)) // elements in 4 KiB
+	r := rand.New(rand.NewPCG(3, 4))
+	kern := gemmOf[T](im)
+	// m·n·k above directMaxFlops and n above directMaxN: the panels path
+	m, n, k := 37, 1100, 500
+	if m*n*k <= directMaxFlops || n <= directMaxN {
+		t.Fatal("shape does not reach the panels path")
+	}
+	layouts := []gemmLayout{
+		{name: "A rows 4 KiB apart", rsa: ld, csa: 1, asz: (m-1)*ld + k},
+		{name: "A columns 4 KiB apart", rsa: 1, csa: ld, asz: (k-1)*ld + m},
+	}
+	for _, l := range layouts {
+		l.rsb, l.csb, l.bsz = n, 1, k*n
+		l.rsc, l.csc, l.csz = n, 1, m*n
+		if buf, _, _, _ := restrideA(m, k, make([]T, l.asz), l.rsa, l.csa); buf == nil {
+			t.Fatalf("%s: restrideA made no copy", l.name)
+		}
+		for _, threads := range []int{1, 2} {
+			checkGemm(t, r, fmt.Sprintf("%s %s threads %d", im.name, l.name, threads), kern, threads, m, n, k, l, 0.5, -1)
+		}
+	}
+}
+
+// restrideA copies every element of A to where its new strides say, with
+// lines 64-byte aligned and not a multiple of 1 KiB apart, and copies only
+// when the lines are a multiple of 4 KiB apart.
+func TestRestrideA(t *testing.T) {
+	for _, c := range []struct {
+		m, k, rsa, csa int
+		copies         bool
+	}{
+		{5, 7, 1024, 1, true},     // rows 4 KiB apart
+		{5, 7, 2048, 1, true},     // 8 KiB
+		{5, 7, 1, 1024, true},     // stored transposed
+		{5, 7, 1, 3072, true},     // 12 KiB
+		{5, 7, 512, 1, false},     // 2 KiB: spread over two sets, left alone
+		{5, 7, 1025, 1, false},    // not a multiple of 4 KiB
+		{5, 7, 1024, 2, false},    // strided both ways
+		{300, 256, 1024, 1, true}, // lines of exactly 1 KiB get 64 bytes more
+	} {
+		a := make([]float32, (c.m-1)*c.rsa+(c.k-1)*c.csa+1)
+		for i := range a {
+			a[i] = float32(i)
+		}
+		buf, a2, rsa2, csa2 := restrideA(c.m, c.k, a, c.rsa, c.csa)
+		if (buf != nil) != c.copies {
+			t.Errorf("%+v: copied %v", c, buf != nil)
+			continue
+		}
+		if buf == nil {
+			continue
+		}
+		ld := max(rsa2, csa2)
+		if min(rsa2, csa2) != 1 || (c.csa == 1) != (csa2 == 1) {
+			t.Errorf("%+v: strides %d, %d change the orientation", c, rsa2, csa2)
+		}
+		if ld*4%64 != 0 || ld*4%1024 == 0 || uintptr(unsafe.Pointer(&a2[0]))%64 != 0 {
+			t.Errorf("%+v: new lines %d bytes apart from %p", c, ld*4, &a2[0])
+		}
+		for i := 0; i < c.m; i++ {
+			for p := 0; p < c.k; p++ {
+				if got, want := a2[i*rsa2+p*csa2], a[i*c.rsa+p*c.csa]; got != want {
+					t.Fatalf("%+v: A(%d,%d) = %v, want %v", c, i, p, got, want)
+				}
+			}
+		}
+	}
+	// too big to copy
+	if buf, _, _, _ := restrideA(restrideMax/4096+1, 1024, make([]float32, 0), 1024, 1); buf != nil {
+		t.Error("restrideA copied more than restrideMax bytes")
 	}
 }

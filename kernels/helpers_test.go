@@ -1,0 +1,83 @@
+package kernels
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// A helper runs the work it is offered, parks once it has polled for
+// helperSpin, and a parked helper wakes for the next job.
+func TestHelpersParkAndWake(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2 for a pooled helper")
+	}
+	p := newHelperPool()
+	// work returns once two goroutines run it at the same time, so run
+	// returns only if a helper took a seat.
+	both := func() func() {
+		var in atomic.Int32
+		return func() {
+			in.Add(1)
+			for deadline := time.Now().Add(5 * time.Second); in.Load() < 2; {
+				if time.Now().After(deadline) {
+					t.Error("no helper joined the caller")
+					return
+				}
+				runtime.Gosched()
+			}
+		}
+	}
+	parked := func() {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); p.sleeping.Load() != int32(p.started); {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d of %d helpers parked after 5 s", p.sleeping.Load(), p.started)
+			}
+			time.Sleep(helperSpin)
+		}
+	}
+	p.run(1, both())
+	if p.started != 1 {
+		t.Fatalf("%d helpers started, want 1", p.started)
+	}
+	parked()
+	p.run(1, both()) // wakes the parked helper
+	parked()
+}
+
+// Products from many goroutines at once share the pool or fall back to new
+// goroutines, and each gets its own right answer.
+func TestGemmConcurrent(t *testing.T) {
+	const m, n, k, callers = 130, 300, 300, 4
+	r := rand.New(rand.NewPCG(5, 6))
+	a := input[float32](r, m*k, 0, false, -1, 1)
+	want := make([][]float32, callers)
+	bs := make([][]float32, callers)
+	for g := range callers {
+		bs[g] = input[float32](r, k*n, 0, false, -1, 1)
+		want[g] = make([]float32, m*n)
+		gemmGo(m, n, k, 1, a, k, 1, bs[g], n, 1, 0, want[g], n, 1)
+	}
+	var wg sync.WaitGroup
+	for g := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := make([]float32, m*n)
+			for range 5 {
+				Gemm(2, m, n, k, 1, a, k, 1, bs[g], n, 1, 0, c, n, 1)
+				for i := range c {
+					if d := c[i] - want[g][i]; d > 1e-3 || d < -1e-3 {
+						t.Errorf("caller %d: c[%d] = %v, want %v", g, i, c[i], want[g][i])
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
