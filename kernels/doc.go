@@ -41,7 +41,8 @@
 // arrays and hands each contiguous inner run to a kernel, so a kernel only has
 // to be right and fast on a plain slice. A run whose elements are inc apart
 // is gathered into contiguous scratch with Gather and written back with
-// Scatter.
+// Scatter; Prefetch asks for the next chunk of such a run while the one
+// gathered is computed (PREFETCHT0 on amd64, nothing elsewhere).
 //
 // Contract shared by every kernel, so callers never need a length check:
 //   - all slice arguments of an elementwise kernel have the length of dst;

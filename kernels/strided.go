@@ -1,5 +1,7 @@
 package kernels
 
+import "unsafe"
+
 // Strided runs. The ndarray package hands kernels contiguous runs; a run
 // whose elements are inc apart is gathered into contiguous scratch with
 // Gather, computed there, and written back with Scatter.
@@ -56,3 +58,33 @@ func ScatterGo[T Float](dst []T, inc int, src []T) {
 		j += inc
 	}
 }
+
+// Prefetch asks for the elements s[i*inc], i < n, to be brought into the
+// cache ahead of a Gather of them: the caller computes on one gathered
+// chunk while the next is on its way. It is a hint with no effect on
+// results. Elements past len(s) are left out; with inc <= 0 only s[0] is
+// asked for. Portable Go (and SDGO_ISA=generic) has no prefetch
+// instruction and ignores it.
+func Prefetch[T any](s []T, n, inc int) {
+	if n <= 0 || len(s) == 0 {
+		return
+	}
+	if inc <= 0 {
+		n, inc = 1, 1
+	}
+	n = min(n, (len(s)-1)/inc+1)
+	sz := int(unsafe.Sizeof(s[0]))
+	p := unsafe.Pointer(&s[0])
+	if inc*sz >= lineBytes {
+		// one line per element
+		prefetchLines((*byte)(p), n, inc*sz)
+		return
+	}
+	// every line of the span: from p's line to the last element's
+	first := uintptr(p) / lineBytes
+	last := (uintptr(p) + uintptr(((n-1)*inc+1)*sz) - 1) / lineBytes
+	prefetchLines((*byte)(p), int(last-first)+1, lineBytes)
+}
+
+// lineBytes is the cache line size of the CPUs the kernels are tuned for.
+const lineBytes = 64

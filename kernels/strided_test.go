@@ -118,3 +118,51 @@ func benchStrided[T Float](b *testing.B, n, inc int, op string, portable bool) {
 	med := medianTime(b, f)
 	b.ReportMetric(2*float64(n*sizeOf(z))/med/1e9, "GB/s")
 }
+
+// Prefetch is a hint: whatever the length, count and stride (counts past
+// the end of the slice, strides of 0 and below), it neither panics nor
+// changes anything. (A guard page cannot tell whether it stays inside the
+// slice: prefetches do not fault. Prefetch clamps n to the slice.)
+func testPrefetch[T any](t *testing.T, mk func(int) []T) {
+	for _, l := range []int{0, 1, 2, 15, 16, 17, 100, 1000} {
+		s := mk(l)
+		want := append([]T(nil), s...)
+		for _, inc := range []int{-3, 0, 1, 2, 3, 15, 16, 17, 100} {
+			for _, n := range []int{-1, 0, 1, 2, 7, 64, 1000, 5000} {
+				for _, off := range []int{0, 1, 3} {
+					if off > l {
+						continue
+					}
+					Prefetch(s[off:], n, inc)
+				}
+			}
+		}
+		for i := range s {
+			if any(s[i]) != any(want[i]) {
+				t.Fatalf("Prefetch changed element %d", i)
+			}
+		}
+	}
+}
+
+func TestPrefetch(t *testing.T) {
+	f32 := func(l int) []float32 {
+		s := make([]float32, l)
+		for i := range s {
+			s[i] = float32(i)
+		}
+		return s
+	}
+	t.Run("f32", func(t *testing.T) { testPrefetch(t, f32) })
+	t.Run("f64", func(t *testing.T) {
+		testPrefetch(t, func(l int) []float64 {
+			s := make([]float64, l)
+			for i := range s {
+				s[i] = float64(i)
+			}
+			return s
+		})
+	})
+	t.Run("int32", func(t *testing.T) { testPrefetch(t, func(l int) []int32 { return make([]int32, l) }) })
+	t.Run("bytes", func(t *testing.T) { testPrefetch(t, func(l int) []byte { return make([]byte, l) }) })
+}

@@ -9,9 +9,9 @@ import (
 	"github.com/sdgo/sdgo/kernels"
 )
 
-// chunk is the number of elements of a strided run gathered into contiguous
-// scratch at a time, so that strided runs use the same vector kernels as
-// packed ones. Three chunks of float64 stay well inside the L1 cache.
+// chunk is the number of elements of a strided run a reduction gathers
+// into contiguous scratch at a time (elementwise ops take a whole part of
+// the scratch); a reduction's rounding depends on it.
 const chunk = 256
 
 // ErrDivideByZero is returned by integer division and modulo by zero.
@@ -361,10 +361,13 @@ func binaryTyped[T Num](op BinaryOp, dst, a, b *Array) {
 }
 
 // binaryRuns applies k over every run of the nest. Runs whose operands are
-// not contiguous are gathered into scratch a chunk at a time.
+// not contiguous are gathered into scratch a part at a time.
 func binaryRuns[T Num](k *binK[T], d, x, y []T, nn *nest) {
 	var sc *scratch
-	nn.each(func(off [3]int, n int, inc [3]int) {
+	// op(a, a): where the runs of x and y are the same elements, they are
+	// gathered once.
+	same := len(x) > 0 && len(y) > 0 && &x[0] == &y[0]
+	nn.eachAhead(func(off, next [3]int, n int, inc [3]int, more bool) {
 		if inc[1] == 0 && inc[2] == 0 {
 			v := k.one(x[off[1]], y[off[2]])
 			for i := 0; i < n; i++ {
@@ -380,20 +383,32 @@ func binaryRuns[T Num](k *binK[T], d, x, y []T, nn *nest) {
 			sc = getScratch()
 		}
 		tx, ty, td := part[T](sc, 0), part[T](sc, 1), part[T](sc, 2)
-		for s := 0; s < n; s += chunk {
-			m := min(chunk, n-s)
+		once := same && off[1] == off[2] && inc[1] == inc[2]
+		for s := 0; s < n; s += len(tx) {
+			m := min(len(tx), n-s)
+			var gx, gy []T
+			if inc[1] != 0 {
+				prefetchChunk(x, off[1], next[1], s, len(tx), n, inc[1], more)
+				gx = gather(x, off[1]+s*inc[1], m, inc[1], tx)
+			}
+			if once {
+				gy = gx
+			} else if inc[2] != 0 {
+				prefetchChunk(y, off[2], next[2], s, len(ty), n, inc[2], more)
+				gy = gather(y, off[2]+s*inc[2], m, inc[2], ty)
+			}
 			dd := span(d, off[0]+s*inc[0], m, inc[0], td)
 			switch {
 			case inc[2] == 0 && k.scR != nil:
-				k.scR(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), y[off[2]])
+				k.scR(dd, gx, y[off[2]])
 			case inc[1] == 0 && k.scL != nil:
-				k.scL(dd, x[off[1]], gather(y, off[2]+s*inc[2], m, inc[2], ty))
+				k.scL(dd, x[off[1]], gy)
 			case inc[2] == 0:
-				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), fill(ty[:m], y[off[2]]))
+				k.vec(dd, gx, fill(ty[:m], y[off[2]]))
 			case inc[1] == 0:
-				k.vec(dd, fill(tx[:m], x[off[1]]), gather(y, off[2]+s*inc[2], m, inc[2], ty))
+				k.vec(dd, fill(tx[:m], x[off[1]]), gy)
 			default:
-				k.vec(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), gather(y, off[2]+s*inc[2], m, inc[2], ty))
+				k.vec(dd, gx, gy)
 			}
 			if inc[0] != 1 {
 				scatter(d, off[0]+s*inc[0], inc[0], dd)
@@ -402,6 +417,25 @@ func binaryRuns[T Num](k *binK[T], d, x, y []T, nn *nest) {
 	})
 	if sc != nil {
 		putScratch(sc)
+	}
+}
+
+// prefetchChunk is called before gathering the chunk of a run (n elements
+// of s from o, inc apart) that starts at element i, chunks being c long. It
+// asks for the chunk after it to be fetched: the rest of the run, or the
+// start of the next run at next. Asked for this early, it has the gather
+// and the computation of this chunk to arrive in: the hardware prefetchers
+// lose a strided operand at every jump to the next run, and a gather that
+// comes in bursts between long computations finds nothing fetched ahead.
+func prefetchChunk[T any](s []T, o, next, i, c, n, inc int, more bool) {
+	switch {
+	case inc <= 1 || n*inc < 16:
+		// contiguous (the hardware follows it), one element, or runs so
+		// short that asking costs more than the few lines it could bring
+	case i+c < n:
+		kernels.Prefetch(s[o+(i+c)*inc:], min(c, n-i-c), inc)
+	case more:
+		kernels.Prefetch(s[next:], min(c, n), inc)
 	}
 }
 

@@ -75,35 +75,63 @@ func (n *nest) each(f func(off [3]int, cnt int, inc [3]int)) {
 		f(n.off, 1, [3]int{})
 		return
 	}
-	last := n.rank - 1
-	cnt := n.shape[last]
-	inc := [3]int{n.st[0][last], n.st[1][last], n.st[2][last]}
+	cnt, inc := n.run()
 	off := n.off
-	if last == 0 {
-		f(off, cnt, inc)
-		return
-	}
 	var idx [MaxRank]int
 	for {
 		f(off, cnt, inc)
-		d := last - 1
-		for ; d >= 0; d-- {
-			idx[d]++
-			for o := 0; o < n.k; o++ {
-				off[o] += n.st[o][d]
-			}
-			if idx[d] < n.shape[d] {
-				break
-			}
-			for o := 0; o < n.k; o++ {
-				off[o] -= n.st[o][d] * n.shape[d]
-			}
-			idx[d] = 0
-		}
-		if d < 0 {
+		if !n.next(&idx, &off) {
 			return
 		}
 	}
+}
+
+// eachAhead is each that also passes the offsets of the run after this
+// one, so that f can ask for it to be fetched ahead; more is false on the
+// last run (next is then meaningless).
+func (n *nest) eachAhead(f func(off, next [3]int, cnt int, inc [3]int, more bool)) {
+	if n.rank == 0 {
+		f(n.off, n.off, 1, [3]int{}, false)
+		return
+	}
+	cnt, inc := n.run()
+	off, next := n.off, n.off
+	var idx [MaxRank]int
+	more := n.next(&idx, &next)
+	for {
+		f(off, next, cnt, inc, more)
+		if !more {
+			return
+		}
+		off = next
+		more = n.next(&idx, &next)
+	}
+}
+
+// run returns the length of the inner runs and the operands' strides
+// along them (rank >= 1).
+func (n *nest) run() (cnt int, inc [3]int) {
+	last := n.rank - 1
+	return n.shape[last], [3]int{n.st[0][last], n.st[1][last], n.st[2][last]}
+}
+
+// next moves idx (over the outer axes) and off to the next run, reporting
+// false after the last.
+func (n *nest) next(idx *[MaxRank]int, off *[3]int) bool {
+	for d := n.rank - 2; d >= 0; d-- {
+		idx[d]++
+		for o := 0; o < n.k; o++ {
+			off[o] += n.st[o][d]
+		}
+		if idx[d] < n.shape[d] {
+			return true
+		}
+		for o := 0; o < n.k; o++ {
+			off[o] -= n.st[o][d] * n.shape[d]
+		}
+		idx[d] = 0
+	}
+	return false
 }
 
 // eachRun1 calls f for each contiguous run of a: the run's offset in the

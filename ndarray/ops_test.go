@@ -376,11 +376,54 @@ func TestCastCompareWhere(t *testing.T) {
 	assertClose(t, x, []float64{0, 1, 1, 0}, 0)
 }
 
+// Binary ops on two different views of one buffer: every second element
+// and the ones between, every second and every element, and both starting
+// at the same place with the same step on one side shifted by a row; the
+// runs are gathered separately unless they are the same elements.
+func TestBinaryViewsOfOneBuffer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	for _, dt := range []DType{Float32, Float64, Int32} {
+		var buf *Array
+		if dt == Int32 {
+			buf = Must(Cast(Must(Unary(ScaleBy, randArray(t, rng, Float64, 4, 3000), 100)), Int32))
+		} else {
+			buf = randArray(t, rng, dt, 4, 3000)
+		}
+		view := func(off, step int) *Array {
+			v, err := buf.WithLayout(Layout{Shape: []int{3, 1200}, Strides: []int{3000, step}, Offset: off})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		pairs := [][2]*Array{
+			{view(0, 2), view(1, 2)},
+			{view(0, 2), view(0, 1)},
+			{view(0, 2), view(3000, 2)},
+			{view(5, 2), view(5, 2)},
+		}
+		for i, p := range pairs {
+			for _, op := range []BinaryOp{Add, Sub} {
+				got, err := Binary(op, p[0], p[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := Binary(op, Contiguous(p[0]), Contiguous(p[1]))
+				if !Equal(got, want) {
+					t.Fatalf("%v pair %d %v: views of one buffer disagree with their copies", dt, i, op)
+				}
+			}
+		}
+	}
+}
+
 // Every function gives the same answer on packed, strided and padded
 // layouts of the same values.
 func TestLayoutsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	shapes := [][]int{{}, {1}, {7}, {3, 5}, {2, 3, 4}, {4, 1, 3}, {2, 3, 1, 5}, {65}, {3, 300}}
+	// {2, 1300}: strided runs longer than a part of the scratch (1024
+	// float32, 512 float64), gathered in several parts.
+	shapes := [][]int{{}, {1}, {7}, {3, 5}, {2, 3, 4}, {4, 1, 3}, {2, 3, 1, 5}, {65}, {3, 300}, {2, 1300}}
 	for _, dt := range []DType{Float32, Float64} {
 		for _, sh := range shapes {
 			x := randArray(t, rng, dt, sh...)
@@ -402,6 +445,13 @@ func TestLayoutsAgree(t *testing.T) {
 					}
 					if !Equal(got, want) {
 						t.Fatalf("%v %v %v %s: %v vs %v", dt, sh, op, name, got, want)
+					}
+				}
+				// op(a, a): the same strided runs on both sides.
+				want, _ = Binary(op, x, x)
+				for name, f := range forms {
+					if got, _ := Binary(op, f[0], f[0]); !Equal(got, want) {
+						t.Fatalf("%v %v %v %s on itself", dt, sh, op, name)
 					}
 				}
 				// Broadcasting a scalar on either side.

@@ -135,7 +135,7 @@ func unaryTyped[T Num](k unaryFunc[T], dst, a *Array, p float64) {
 
 func unaryRuns[T Num](k unaryFunc[T], p float64, d, x []T, nn *nest) {
 	var sc *scratch
-	nn.each(func(off [3]int, n int, inc [3]int) {
+	nn.eachAhead(func(off, next [3]int, n int, inc [3]int, more bool) {
 		if inc[0] == 1 && inc[1] == 1 {
 			k(d[off[0]:off[0]+n], x[off[1]:off[1]+n], p)
 			return
@@ -144,10 +144,12 @@ func unaryRuns[T Num](k unaryFunc[T], p float64, d, x []T, nn *nest) {
 			sc = getScratch()
 		}
 		tx, td := part[T](sc, 0), part[T](sc, 1)
-		for s := 0; s < n; s += chunk {
-			m := min(chunk, n-s)
+		for s := 0; s < n; s += len(tx) {
+			m := min(len(tx), n-s)
+			prefetchChunk(x, off[1], next[1], s, len(tx), n, inc[1], more)
+			gx := gather(x, off[1]+s*inc[1], m, inc[1], tx)
 			dd := span(d, off[0]+s*inc[0], m, inc[0], td)
-			k(dd, gather(x, off[1]+s*inc[1], m, inc[1], tx), p)
+			k(dd, gx, p)
 			if inc[0] != 1 {
 				scatter(d, off[0]+s*inc[0], inc[0], dd)
 			}

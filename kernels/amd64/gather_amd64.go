@@ -107,3 +107,13 @@ func GatherF64AVX2(dst []float64, src []float64, inc int)
 //
 //go:noescape
 func ScatterF64AVX2(dst []float64, inc int, src []float64)
+
+// Prefetch asks, with PREFETCHT0, for the n cache lines at p, p+step,
+// p+2*step, ... (step in bytes) to be brought into every cache level:
+//
+//	for i := 0; i < n; i++ {
+//		prefetcht0(p + i*step) // a hint: reads nothing, cannot fault
+//	}
+//
+//go:noescape
+func Prefetch(p *byte, n, step int)

@@ -3368,6 +3368,21 @@ scatterf64avx2_done:
 	VZEROUPPER
 	RET
 
+// func Prefetch(p *byte, n, step int)
+TEXT ·Prefetch(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ step+16(FP), DX
+	TESTQ CX, CX
+	JLE prefetch_done
+prefetch_loop:
+	PREFETCHT0 (SI)
+	ADDQ DX, SI
+	DECQ CX
+	JNZ prefetch_loop
+prefetch_done:
+	RET
+
 // kmask<>[c] = (1<<c)-1, the write mask of c lanes
 DATA kmask<>+0(SB)/2, $0x0
 DATA kmask<>+2(SB)/2, $0x1

@@ -687,6 +687,7 @@ func main() {
 	elem.write("elem", tailmaskTable())
 	mathf.write("math", tailmaskTable())
 	gemm.write("gemm", tailmaskTable(), kmaskTable())
+	prefetch(gather)
 	gather.write("gather", kmaskTable())
 }
 
@@ -1613,6 +1614,42 @@ func (e *g) prefetchw(off int) {
 		b[i] = "BYTE $" + b[i]
 	}
 	e.p("%s // PREFETCHW %d(DI)", strings.Join(b, "; "), off)
+}
+
+// prefetch emits Prefetch(p *byte, n, step int), once for every ISA and
+// type: the ndarray package asks for the next strided chunk while it
+// computes on the one it gathered. The hardware prefetchers follow a
+// contiguous stream but lose a strided one at every jump to the next run,
+// and a gather that comes in bursts between long computations (tanh) finds
+// nothing fetched ahead.
+func prefetch(f *file) {
+	e := &g{consts: f.consts, label: "prefetch"}
+	e.gofile.WriteString(`
+// Prefetch asks, with PREFETCHT0, for the n cache lines at p, p+step,
+// p+2*step, ... (step in bytes) to be brought into every cache level:
+//
+//	for i := 0; i < n; i++ {
+//		prefetcht0(p + i*step) // a hint: reads nothing, cannot fault
+//	}
+//
+//go:noescape
+func Prefetch(p *byte, n, step int)
+`)
+	fmt.Fprintf(&e.s, "\n// func Prefetch(p *byte, n, step int)\nTEXT ·Prefetch(SB), NOSPLIT, $0-24\n")
+	e.p("MOVQ p+0(FP), SI")
+	e.p("MOVQ n+8(FP), CX")
+	e.p("MOVQ step+16(FP), DX")
+	e.p("TESTQ CX, CX")
+	e.p("JLE %s", e.L("done"))
+	e.l("loop")
+	e.p("PREFETCHT0 (SI)")
+	e.p("ADDQ DX, SI")
+	e.p("DECQ CX")
+	e.p("JNZ %s", e.L("loop"))
+	e.l("done")
+	e.p("RET")
+	f.s.Write(e.s.Bytes())
+	f.gofile.Write(e.gofile.Bytes())
 }
 
 // kmaskTable is kmask<>: 17 uint16, entry c = (1<<c)-1.
