@@ -55,9 +55,24 @@ type g struct {
 	label     string
 }
 
-func (e *g) p(format string, args ...any) { fmt.Fprintf(&e.s, "\t"+format+"\n", args...) }
-func (e *g) l(name string)                { fmt.Fprintf(&e.s, "%s_%s:\n", e.label, name) }
-func (e *g) L(name string) string         { return e.label + "_" + name }
+// p emits one instruction. An instruction with an AVX-512 constant (see
+// cbits) broadcasts it from memory: a move becomes VBROADCASTSS/SD, any
+// other instruction gets the .BCST suffix (EVEX embedded broadcast).
+func (e *g) p(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	if strings.Contains(line, bcst) {
+		op, rest, _ := strings.Cut(line, " ")
+		if strings.HasPrefix(op, "VMOVU") {
+			op = "VBROADCAST" + e.t.s
+		} else {
+			op += ".BCST"
+		}
+		line = op + " " + rest
+	}
+	fmt.Fprintf(&e.s, "\t%s\n", line)
+}
+func (e *g) l(name string)        { fmt.Fprintf(&e.s, "%s_%s:\n", e.label, name) }
+func (e *g) L(name string) string { return e.label + "_" + name }
 
 func (e *g) lanes() int { return e.i.w / e.t.sz }
 func (e *g) r(n int) string {
@@ -68,7 +83,7 @@ func (e *g) op(name string) string {
 }
 
 // c returns a memory operand for a vector-wide constant holding v in every
-// lane; the constant is 64 bytes so both ISAs can use it.
+// lane (see cbits).
 func (e *g) c(v float64) string {
 	var bits uint64
 	var name string
@@ -83,17 +98,30 @@ func (e *g) c(v float64) string {
 	return e.cbits(name, bits)
 }
 
+// cbits returns a memory operand for the constant name, bits in every lane.
+// For AVX2 it is a 32-byte vector. For AVX-512 it is one element that the
+// instruction broadcasts (p adds .BCST): Go's linker aligns data symbols to
+// at most 32 bytes, so a 64-byte constant started at 32 mod 64 in about half
+// of all builds and every load of it split a cache line, which made
+// TanhF32AVX512 1.6x slower in those builds.
 func (e *g) cbits(name string, bits uint64) string {
+	size := 32
+	if e.i.k {
+		name, size = bcst+name, e.t.sz
+	}
 	if _, ok := e.consts[name]; !ok {
 		var b strings.Builder
-		for off := 0; off < 64; off += e.t.sz {
+		for off := 0; off < size; off += e.t.sz {
 			fmt.Fprintf(&b, "DATA %s<>+%d(SB)/%d, $0x%x\n", name, off, e.t.sz, bits)
 		}
-		fmt.Fprintf(&b, "GLOBL %s<>(SB), RODATA|NOPTR, $64\n", name)
+		fmt.Fprintf(&b, "GLOBL %s<>(SB), RODATA|NOPTR, $%d\n", name, size)
 		e.consts[name] = b.String()
 	}
 	return name + "<>(SB)"
 }
+
+// bcst starts the names of the AVX-512 constants, which p broadcasts.
+const bcst = "bcst_"
 
 // ci is an integer constant in every lane of the element width.
 func (e *g) ci(v uint64) string {
