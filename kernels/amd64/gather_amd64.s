@@ -160,6 +160,7 @@ gatherf32avx512_s4:
 	KMOVW R9, K2
 	MOVL $0xf000, R9
 	KMOVW R9, K3
+	VMOVDQU32 gevenf3264_4_0<>(SB), Z16
 gatherf32avx512_s4loop:
 	CMPQ CX, $16
 	JLT gatherf32avx512_s4tail
@@ -169,7 +170,7 @@ gatherf32avx512_s4loop:
 	VPERMPS.Z 64(SI), Z9, K1, Z1
 	VPERMPS 128(SI), Z10, K2, Z0
 	VPERMPS 192(SI), Z11, K3, Z1
-	VPTERNLOGD $0xec, gevenf3264_4_0<>(SB), Z1, Z0
+	VPTERNLOGD $0xec, Z16, Z1, Z0
 	VMOVUPS Z0, (DI)
 	ADDQ $256, SI
 	ADDQ $64, DI
@@ -250,6 +251,7 @@ gatherf32avx512_s5:
 	KMOVW R9, K3
 	MOVL $0xe000, R9
 	KMOVW R9, K4
+	VMOVDQU32 gevenf3264_5_0<>(SB), Z16
 gatherf32avx512_s5loop:
 	CMPQ CX, $16
 	JLT gatherf32avx512_s5tail
@@ -260,7 +262,7 @@ gatherf32avx512_s5loop:
 	VPERMPS 128(SI), Z10, K2, Z0
 	VPERMPS 192(SI), Z11, K3, Z1
 	VPERMPS 256(SI), Z12, K4, Z0
-	VPTERNLOGD $0xec, gevenf3264_5_0<>(SB), Z1, Z0
+	VPTERNLOGD $0xec, Z16, Z1, Z0
 	VMOVUPS Z0, (DI)
 	ADDQ $320, SI
 	ADDQ $64, DI
@@ -357,6 +359,7 @@ gatherf32avx512_s6:
 	KMOVW R9, K4
 	MOVL $0xc000, R9
 	KMOVW R9, K5
+	VMOVDQU32 gevenf3264_6_0<>(SB), Z16
 gatherf32avx512_s6loop:
 	CMPQ CX, $16
 	JLT gatherf32avx512_s6tail
@@ -368,7 +371,7 @@ gatherf32avx512_s6loop:
 	VPERMPS 192(SI), Z11, K3, Z1
 	VPERMPS 256(SI), Z12, K4, Z0
 	VPERMPS 320(SI), Z13, K5, Z1
-	VPTERNLOGD $0xec, gevenf3264_6_0<>(SB), Z1, Z0
+	VPTERNLOGD $0xec, Z16, Z1, Z0
 	VMOVUPS Z0, (DI)
 	ADDQ $384, SI
 	ADDQ $64, DI
@@ -481,6 +484,7 @@ gatherf32avx512_s7:
 	KMOVW R9, K5
 	MOVL $0xc000, R9
 	KMOVW R9, K6
+	VMOVDQU32 gevenf3264_7_0<>(SB), Z16
 gatherf32avx512_s7loop:
 	CMPQ CX, $16
 	JLT gatherf32avx512_s7tail
@@ -493,7 +497,7 @@ gatherf32avx512_s7loop:
 	VPERMPS 256(SI), Z12, K4, Z0
 	VPERMPS 320(SI), Z13, K5, Z1
 	VPERMPS 384(SI), Z14, K6, Z0
-	VPTERNLOGD $0xec, gevenf3264_7_0<>(SB), Z1, Z0
+	VPTERNLOGD $0xec, Z16, Z1, Z0
 	VMOVUPS Z0, (DI)
 	ADDQ $448, SI
 	ADDQ $64, DI
@@ -622,6 +626,7 @@ gatherf32avx512_s8:
 	KMOVW R9, K6
 	MOVL $0xc000, R9
 	KMOVW R9, K7
+	VMOVDQU32 gevenf3264_8_0<>(SB), Z16
 gatherf32avx512_s8loop:
 	CMPQ CX, $16
 	JLT gatherf32avx512_s8tail
@@ -635,7 +640,7 @@ gatherf32avx512_s8loop:
 	VPERMPS 320(SI), Z13, K5, Z1
 	VPERMPS 384(SI), Z14, K6, Z0
 	VPERMPS 448(SI), Z15, K7, Z1
-	VPTERNLOGD $0xec, gevenf3264_8_0<>(SB), Z1, Z0
+	VPTERNLOGD $0xec, Z16, Z1, Z0
 	VMOVUPS Z0, (DI)
 	ADDQ $512, SI
 	ADDQ $64, DI
@@ -1800,6 +1805,7 @@ gatherf64avx512_s4:
 	KMOVW R9, K2
 	MOVL $0xc0, R9
 	KMOVW R9, K3
+	VMOVDQU64 gevenf6464_4_0<>(SB), Z16
 gatherf64avx512_s4loop:
 	CMPQ CX, $8
 	JLT gatherf64avx512_s4tail
@@ -1809,7 +1815,7 @@ gatherf64avx512_s4loop:
 	VPERMPD.Z 64(SI), Z9, K1, Z1
 	VPERMPD 128(SI), Z10, K2, Z0
 	VPERMPD 192(SI), Z11, K3, Z1
-	VPTERNLOGQ $0xec, gevenf6464_4_0<>(SB), Z1, Z0
+	VPTERNLOGQ $0xec, Z16, Z1, Z0
 	VMOVUPD Z0, (DI)
 	ADDQ $256, SI
 	ADDQ $64, DI
@@ -1890,6 +1896,7 @@ gatherf64avx512_s5:
 	KMOVW R9, K3
 	MOVL $0x80, R9
 	KMOVW R9, K4
+	VMOVDQU64 gevenf6464_5_0<>(SB), Z16
 gatherf64avx512_s5loop:
 	CMPQ CX, $8
 	JLT gatherf64avx512_s5tail
@@ -1900,7 +1907,7 @@ gatherf64avx512_s5loop:
 	VPERMPD 128(SI), Z10, K2, Z0
 	VPERMPD 192(SI), Z11, K3, Z1
 	VPERMPD 256(SI), Z12, K4, Z0
-	VPTERNLOGQ $0xec, gevenf6464_5_0<>(SB), Z1, Z0
+	VPTERNLOGQ $0xec, Z16, Z1, Z0
 	VMOVUPD Z0, (DI)
 	ADDQ $320, SI
 	ADDQ $64, DI
@@ -1997,6 +2004,7 @@ gatherf64avx512_s6:
 	KMOVW R9, K4
 	MOVL $0x80, R9
 	KMOVW R9, K5
+	VMOVDQU64 gevenf6464_6_0<>(SB), Z16
 gatherf64avx512_s6loop:
 	CMPQ CX, $8
 	JLT gatherf64avx512_s6tail
@@ -2008,7 +2016,7 @@ gatherf64avx512_s6loop:
 	VPERMPD 192(SI), Z11, K3, Z1
 	VPERMPD 256(SI), Z12, K4, Z0
 	VPERMPD 320(SI), Z13, K5, Z1
-	VPTERNLOGQ $0xec, gevenf6464_6_0<>(SB), Z1, Z0
+	VPTERNLOGQ $0xec, Z16, Z1, Z0
 	VMOVUPD Z0, (DI)
 	ADDQ $384, SI
 	ADDQ $64, DI
@@ -2121,6 +2129,7 @@ gatherf64avx512_s7:
 	KMOVW R9, K5
 	MOVL $0x80, R9
 	KMOVW R9, K6
+	VMOVDQU64 gevenf6464_7_0<>(SB), Z16
 gatherf64avx512_s7loop:
 	CMPQ CX, $8
 	JLT gatherf64avx512_s7tail
@@ -2133,7 +2142,7 @@ gatherf64avx512_s7loop:
 	VPERMPD 256(SI), Z12, K4, Z0
 	VPERMPD 320(SI), Z13, K5, Z1
 	VPERMPD 384(SI), Z14, K6, Z0
-	VPTERNLOGQ $0xec, gevenf6464_7_0<>(SB), Z1, Z0
+	VPTERNLOGQ $0xec, Z16, Z1, Z0
 	VMOVUPD Z0, (DI)
 	ADDQ $448, SI
 	ADDQ $64, DI
@@ -2262,6 +2271,7 @@ gatherf64avx512_s8:
 	KMOVW R9, K6
 	MOVL $0x80, R9
 	KMOVW R9, K7
+	VMOVDQU64 gevenf6464_8_0<>(SB), Z16
 gatherf64avx512_s8loop:
 	CMPQ CX, $8
 	JLT gatherf64avx512_s8tail
@@ -2275,7 +2285,7 @@ gatherf64avx512_s8loop:
 	VPERMPD 320(SI), Z13, K5, Z1
 	VPERMPD 384(SI), Z14, K6, Z0
 	VPERMPD 448(SI), Z15, K7, Z1
-	VPTERNLOGQ $0xec, gevenf6464_8_0<>(SB), Z1, Z0
+	VPTERNLOGQ $0xec, Z16, Z1, Z0
 	VMOVUPD Z0, (DI)
 	ADDQ $512, SI
 	ADDQ $64, DI

@@ -1416,6 +1416,11 @@ func (e *g) gather() {
 				e.p("MOVL $0x%x, R9", mask[j])
 				e.p("KMOVW R9, K%d", j)
 			}
+			if twoChains(s) {
+				// register 16: the lanes of the even chain (gatherGroup),
+				// loaded once since a 64-byte constant may straddle lines
+				e.p("%s %s, %s", e.movdqu(), e.idxConst("geven", s, 0, evenLanes(s, e.lanes(), mask)), e.r(16))
+			}
 		}
 		loop := fmt.Sprint("s", s, "loop")
 		e.l(loop)
@@ -1514,20 +1519,23 @@ func (e *g) gatherGroup(s int, idx [][]int, mask []uint32) {
 		}
 	}
 	if e.i.k && twoChains(s) {
-		// register 0 = (register 0 AND even lanes) OR register 1
-		even := make([]int, e.lanes())
-		for l := range even {
-			if mask[0]>>l&1 != 0 {
+		// register 0 = (register 0 AND even lanes, register 16) OR register 1
+		e.p("VPTERNLOG%s $0xec, %s, %s, %s", e.dq(), e.r(16), e.r(1), e.r(0))
+	}
+}
+
+// evenLanes is -1 in the lanes that the even strided vectors of a stride-s
+// group fill (mask[j] has the lanes of vector j) and 0 elsewhere.
+func evenLanes(s, lanes int, mask []uint32) []int {
+	even := make([]int, lanes)
+	for l := range even {
+		for j := 0; j < s; j += 2 {
+			if mask[j]>>l&1 != 0 {
 				even[l] = -1
 			}
-			for j := 2; j < s; j += 2 {
-				if mask[j]>>l&1 != 0 {
-					even[l] = -1
-				}
-			}
 		}
-		e.p("VPTERNLOG%s $0xec, %s, %s, %s", e.dq(), e.idxConst("geven", s, 0, even), e.r(1), e.r(0))
 	}
+	return even
 }
 
 // twoChains reports whether the AVX-512 gather of stride s merges in two
