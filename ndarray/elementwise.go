@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/sdgo/sdgo/kernels"
 )
@@ -377,12 +376,6 @@ func binaryRuns[T Num](k *binK[T], d, x, y []T, nn *nest) {
 			return
 		}
 		if inc == [3]int{1, 1, 1} {
-			if more {
-				prefetchNextRun(x, off[1], next[1], n)
-				if !same || off[1] != off[2] {
-					prefetchNextRun(y, off[2], next[2], n)
-				}
-			}
 			k.vec(d[off[0]:off[0]+n], x[off[1]:off[1]+n], y[off[2]:off[2]+n])
 			return
 		}
@@ -445,24 +438,6 @@ func prefetchChunk[T any](s []T, o, next, i, c, n, inc int, more bool) {
 		kernels.Prefetch(s[next:], min(c, n), inc)
 	}
 }
-
-// prefetchNextRun asks for the next contiguous run of s, at next, when it
-// starts far from where this one (n elements from o) ends: the hardware
-// prefetchers follow a run, and across a small gap such as a padded row's,
-// but lose it at a jump, and each run then starts with a wait for memory.
-// (Asking across small gaps made padded layouts slower; a run broadcast
-// again, next == o, is in the cache already.)
-func prefetchNextRun[T any](s []T, o, next, n int) {
-	var z T
-	if gap := (next - o - n) * int(unsafe.Sizeof(z)); (gap > prefetchGap || gap < 0) && next != o && n >= 16 {
-		kernels.Prefetch(s[next:], min(n, prefetchRun), 1)
-	}
-}
-
-const (
-	prefetchRun = 1024 // elements of the next run prefetchNextRun asks for
-	prefetchGap = 1024 // bytes between runs that the hardware still follows
-)
 
 // span returns the m elements of s from o on when they are contiguous, or the
 // scratch to compute them in.
