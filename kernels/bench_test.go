@@ -339,3 +339,29 @@ func median(s []float64) float64 {
 	sort.Float64s(s)
 	return s[len(s)/2]
 }
+
+// A batch of small products (each under the size Gemm splits), on one
+// goroutine and side by side on every core (GemmBatch), alternating in
+// turns as BenchmarkGemmScaling does.
+func BenchmarkGemmBatch(b *testing.B) {
+	for _, c := range []struct{ count, m, n, k int }{{64, 64, 64, 64}, {32, 128, 64, 128}} {
+		b.Run(fmt.Sprintf("f32/%dx%dx%dx%d", c.count, c.m, c.n, c.k), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(1, 1))
+			m, n, k := c.m, c.n, c.k
+			a := input[float32](r, c.count*m*k, 0, false, -1, 1)
+			bb := input[float32](r, c.count*k*n, 0, false, -1, 1)
+			cc := make([]float32, c.count*m*n)
+			offs := make([][3]int, c.count)
+			for i := range offs {
+				offs[i] = [3]int{i * m * k, i * k * n, i * m * n}
+			}
+			t1, t2, _ := alternate(b,
+				func() { GemmBatch(1, m, n, k, 1, a, k, 1, bb, n, 1, 0, cc, n, 1, offs) },
+				func() { GemmBatch(runtime.NumCPU(), m, n, k, 1, a, k, 1, bb, n, 1, 0, cc, n, 1, offs) })
+			fl := 2 * float64(c.count*m*n*k)
+			b.ReportMetric(fl/t1/1e9, "GFLOP/s-t1")
+			b.ReportMetric(fl/t2/1e9, "GFLOP/s-tN")
+			b.ReportMetric(t1/t2, "x")
+		})
+	}
+}

@@ -40,6 +40,45 @@ func Gemm[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T
 	gemmWith(gemmKernelFor[T](), threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 }
 
+// GemmBatch computes the products C_i = alpha*A_i*B_i + beta*C_i, one for
+// each offs[i]: A_i starts at a[offs[i][0]], B_i at b[offs[i][1]] and C_i at
+// c[offs[i][2]], and all have the shapes and strides given, as in Gemm. The
+// C_i must not overlap one another, nor any A_i or B_i. A batch of products
+// each too small to split (under about 2 MFLOP per goroutine) runs them
+// side by side, whole, on up to threads goroutines (0 or less: GOMAXPROCS),
+// from the calling goroutine and the helpers Gemm uses; larger products run
+// one after another, each split as Gemm splits it.
+func GemmBatch[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int, offs [][3]int) {
+	kern := gemmKernelFor[T]()
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	one := func(o [3]int, threads int) {
+		gemmWith(kern, threads, m, n, k, alpha, a[o[0]:], rsa, csa, b[o[1]:], rsb, csb, beta, c[o[2]:], rsc, csc)
+	}
+	// at least about 2 MFLOP per goroutine, as in gemmWith
+	if threads = min(threads, max(len(offs)*m*n*k/(1<<20), 1)); threads == 1 || m*n*k/(1<<20) >= threads || len(offs) == 1 {
+		for _, o := range offs {
+			one(o, threads)
+		}
+		return
+	}
+	var next, done atomic.Int64
+	helpers.run(threads-1, func() {
+		for {
+			i := next.Add(1) - 1
+			if i >= int64(len(offs)) {
+				return
+			}
+			one(offs[i], 1)
+			done.Add(1)
+		}
+	})
+	for done.Load() < int64(len(offs)) {
+		runtime.Gosched()
+	}
+}
+
 // gemmWith is Gemm with a given micro-kernel.
 func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int) {
 	if m <= 0 || n <= 0 {

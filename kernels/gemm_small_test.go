@@ -288,3 +288,43 @@ func TestRestrideA(t *testing.T) {
 		t.Error("restrideA copied more than restrideMax bytes")
 	}
 }
+
+// GemmBatch gives each product of the batch what Gemm gives it alone: small
+// products side by side, large ones one after another, with A shared by
+// every product (offset 0) or not, and C's with gaps between them that must
+// stay untouched.
+func TestGemmBatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, c := range []struct{ count, m, n, k int }{
+		{1, 30, 20, 25}, {3, 30, 20, 25}, {40, 33, 17, 65}, {40, 64, 64, 64}, {3, 200, 150, 100},
+	} {
+		for _, shareA := range []bool{false, true} {
+			for _, threads := range []int{1, 2, 0} {
+				m, n, k := c.m, c.n, c.k
+				a := input[float32](r, c.count*m*k, 0, false, -1, 1)
+				b := input[float32](r, c.count*k*n, 0, false, -1, 1)
+				ldc := m*n + 7 // a gap after each C
+				got := make([]float32, c.count*ldc)
+				for i := range got {
+					got[i] = float32(i % 5)
+				}
+				want := append([]float32(nil), got...)
+				offs := make([][3]int, c.count)
+				for i := range offs {
+					offs[i] = [3]int{i * m * k, i * k * n, i * ldc}
+					if shareA {
+						offs[i][0] = 0
+					}
+					o := offs[i]
+					gemmGo(m, n, k, 0.5, a[o[0]:], k, 1, b[o[1]:], n, 1, 2, want[o[2]:], n, 1)
+				}
+				GemmBatch(threads, m, n, k, 0.5, a, k, 1, b, n, 1, 2, got, n, 1, offs)
+				for i := range got {
+					if d := math.Abs(float64(got[i] - want[i])); d > 1e-4*(1+math.Abs(float64(want[i]))) {
+						t.Fatalf("%+v shareA %v threads %d: c[%d] = %v, want %v", c, shareA, threads, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}

@@ -167,13 +167,21 @@ func matmulInto(p *matmulPlan, dst, a, b *Array) error {
 	return nil
 }
 
+// gemmBatches computes every product of the batch, side by side when they
+// are small (kernels.GemmBatch).
 func gemmBatches[T kernels.Float](c, a, b []T, p *matmulPlan, rsc, csc int, nn *nest) {
+	if shapeSize(p.batch) == 1 {
+		off := nn.off
+		kernels.Gemm(0, p.m, p.n, p.k, 1, a[off[1]:], p.rsa, p.csa, b[off[2]:], p.rsb, p.csb, 0, c[off[0]:], rsc, csc)
+		return
+	}
+	offs := make([][3]int, 0, shapeSize(p.batch))
 	nn.each(func(off [3]int, cnt int, inc [3]int) {
 		for i := 0; i < cnt; i++ {
-			kernels.Gemm(0, p.m, p.n, p.k, 1, a[off[1]+i*inc[1]:], p.rsa, p.csa, b[off[2]+i*inc[2]:], p.rsb, p.csb,
-				0, c[off[0]+i*inc[0]:], rsc, csc)
+			offs = append(offs, [3]int{off[1] + i*inc[1], off[2] + i*inc[2], off[0] + i*inc[0]})
 		}
 	})
+	kernels.GemmBatch(0, p.m, p.n, p.k, 1, a, p.rsa, p.csa, b, p.rsb, p.csb, 0, c, rsc, csc, offs)
 }
 
 func intBatches[T Num](c, a, b []T, p *matmulPlan, rsc, csc int, nn *nest) {
