@@ -44,6 +44,13 @@
 // Scatter; Prefetch asks for the next chunk of such a run while the one
 // gathered is computed (PREFETCHT0 on amd64, nothing elsewhere).
 //
+// Gemm splits products of more than about 2 MFLOP per goroutine across
+// goroutines, and GemmBatch runs batches of smaller products side by side.
+// The goroutines besides the caller's are helpers, started on first use and
+// kept: after each product they poll for the next one for helperSpin
+// (200 µs), yielding the processor at every turn, and then park, so
+// products that follow each other do not wait for an idle core to wake.
+//
 // Contract shared by every kernel, so callers never need a length check:
 //   - all slice arguments of an elementwise kernel have the length of dst;
 //   - dst may be the same slice as an input (dst == x), but must not overlap
