@@ -273,6 +273,34 @@ func TestMatMul(t *testing.T) {
 			}
 		}
 	}
+	// A batch big enough to run its products side by side
+	// (kernels.GemmBatch), with a broadcast batch axis and B transposed.
+	x = randArray(t, rng, Float64, 4, 1, 64, 64)
+	y = randArray(t, rng, Float64, 3, 64, 64)
+	yt, _ := Permute(y, 0, 2, 1)
+	for _, tb := range []bool{false, true} {
+		yy := y
+		if tb {
+			yy = Contiguous(yt)
+		}
+		z, err = MatMul(x, yy, false, tb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertShape(t, z, 4, 3, 64, 64)
+		xs, ys, zs = x.Float64s(), y.Float64s(), z.Float64s()
+		for i := 0; i < 4; i++ {
+			for j := 0; j < 3; j++ {
+				want := naiveMatMul(xs[i*4096:(i+1)*4096], ys[j*4096:(j+1)*4096], 64, 64, 64)
+				got := zs[(i*3+j)*4096 : (i*3+j+1)*4096]
+				for q := range want {
+					if math.Abs(want[q]-got[q]) > 1e-9 {
+						t.Fatalf("transB %v batch (%d,%d): element %d is %v, want %v", tb, i, j, q, got[q], want[q])
+					}
+				}
+			}
+		}
+	}
 	// Integer matmul.
 	ia, _ := Cast(a, Int32)
 	ib, _ := Cast(b, Int32)
