@@ -248,9 +248,10 @@ func medianTime(b *testing.B, f func()) float64 {
 
 // Two goroutines against one on the same n×n×n product, in alternating turns
 // of four calls (see alternate) so both meet the same load from other
-// processes; reports the median GFLOP/s of each and their ratio, x, and the
-// ratio for the first two-goroutine call of a turn, x-cold, whose helper has
-// parked during the one-goroutine turn. "ceiling" runs a
+// processes; reports the median GFLOP/s of each over the calls that follow
+// another of their kind and their ratio, x, and the ratio for the first
+// two-goroutine call of a turn, x-cold, whose helper has parked during the
+// one-goroutine turn. "ceiling" runs a
 // 64×64×64 product that stays in L1 on each goroutine separately: how far
 // two busy cores fall short of twice one here (clock, shared resources),
 // which bounds the ratio any partitioning can reach.
@@ -303,32 +304,39 @@ func benchScaling[T Float](b *testing.B, n int) {
 }
 
 // alternate runs f and g b.N times each, in turns of four calls of one and
-// then four of the other, and returns the median time of a call of each in
-// seconds. The calls in a turn follow each other as the products of a
-// training step do; gFirst is the median time of the first call of g in a
-// turn, which follows f's calls and so finds the helper goroutines of a
-// parallel g parked when f's turn lasts longer than helperSpin.
+// then four of the other, and returns the median time in seconds of the
+// calls after the first in a turn of each, which follow each other as the
+// products of a training step do, and the median time of the first call of
+// g in a turn, gFirst: it follows f's turn and so finds the helper
+// goroutines of a parallel g parked when f's turn lasts longer than
+// helperSpin. (Mixing the first calls into tg would make it a quantile of
+// the warm calls above the median, not their median.)
 func alternate(b *testing.B, f, g func()) (tf, tg, gFirst float64) {
 	const turn = 4
 	f()
 	g()
 	var fs, gs, firsts []float64
-	timed := func(h func(), ts *[]float64) float64 {
+	timed := func(h func()) float64 {
 		t := time.Now()
 		h()
-		d := time.Since(t).Seconds()
-		*ts = append(*ts, d)
-		return d
+		return time.Since(t).Seconds()
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i += turn {
 		n := min(turn, b.N-i)
-		for range n {
-			timed(f, &fs)
+		for j := range n {
+			if d := timed(f); j > 0 || n == 1 {
+				fs = append(fs, d)
+			}
 		}
-		firsts = append(firsts, timed(g, &gs))
-		for range n - 1 {
-			timed(g, &gs)
+		for j := range n {
+			d := timed(g)
+			if j == 0 {
+				firsts = append(firsts, d)
+			}
+			if j > 0 || n == 1 {
+				gs = append(gs, d)
+			}
 		}
 	}
 	b.StopTimer()
