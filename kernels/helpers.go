@@ -29,7 +29,7 @@ type helperPool struct {
 	started int        // helpers running; guarded by mu
 
 	gen atomic.Uint64             // bumped for each job offered
-	job atomic.Pointer[helperJob] // the job of generation gen
+	job atomic.Pointer[helperJob] // the job of generation gen, nil once its caller is done
 
 	// Parking: a helper increments sleeping, then checks gen, under park,
 	// and waits on wake; an offer bumps gen, then broadcasts when sleeping
@@ -90,6 +90,9 @@ func (p *helperPool) run(extra int, work func()) {
 		go work()
 	}
 	work()
+	// The job's closure holds the product's matrices: drop it, so that
+	// they can be collected once the helpers that took a seat are done.
+	p.job.Store(nil)
 	p.mu.Unlock()
 }
 
@@ -98,9 +101,10 @@ func (p *helperPool) run(extra int, work func()) {
 func (p *helperPool) loop(seen uint64) {
 	for {
 		p.wait(seen)
-		j := p.job.Load()
-		seen = j.gen // a later job than the one wait saw takes no second seat
-		if j.seats.Add(-1) >= 0 {
+		seen = p.gen.Load()
+		// The job may be over (nil) or already replaced by a later one,
+		// whose generation the next wait returns for at once.
+		if j := p.job.Load(); j != nil && j.gen == seen && j.seats.Add(-1) >= 0 {
 			j.work()
 		}
 	}

@@ -44,6 +44,9 @@ func TestHelpersParkAndWake(t *testing.T) {
 	if p.started != 1 {
 		t.Fatalf("%d helpers started, want 1", p.started)
 	}
+	if p.job.Load() != nil {
+		t.Error("the pool still holds the finished job (and so the product's matrices)")
+	}
 	parked()
 	p.run(1, both()) // wakes the parked helper
 	parked()
