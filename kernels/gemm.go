@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -15,7 +16,8 @@ import (
 // do not leak into the result. threads caps the goroutines used; 0 or less
 // means GOMAXPROCS.
 //
-// C must not overlap A or B.
+// C must not overlap A or B. An operand that does not fit its slice panics
+// on the calling goroutine before any work starts.
 //
 // On amd64 (AVX-512 and AVX2) every product whose C has unit column stride
 // (after the swap to C^T when that gives one) runs on a direct kernel that
@@ -49,15 +51,31 @@ func Gemm[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T
 // from the calling goroutine and the helpers Gemm uses; larger products run
 // one after another, each split as Gemm splits it.
 func GemmBatch[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int, offs [][3]int) {
+	if m <= 0 || n <= 0 || len(offs) == 0 {
+		return
+	}
+	reads := k > 0 && alpha != 0 // A and B are read at all
+	for _, o := range offs {
+		checkExtent("C", c, o[2], m, n, rsc, csc)
+		if reads {
+			checkExtent("A", a, o[0], m, k, rsa, csa)
+			checkExtent("B", b, o[1], k, n, rsb, csb)
+		}
+	}
 	kern := gemmKernelFor[T]()
 	if threads <= 0 {
 		threads = runtime.GOMAXPROCS(0)
 	}
 	one := func(o [3]int, threads int) {
-		gemmWith(kern, threads, m, n, k, alpha, a[o[0]:], rsa, csa, b[o[1]:], rsb, csb, beta, c[o[2]:], rsc, csc)
+		aa, bb := a, b
+		if reads {
+			aa, bb = a[o[0]:], b[o[1]:]
+		}
+		gemmWith(kern, threads, m, n, k, alpha, aa, rsa, csa, bb, rsb, csb, beta, c[o[2]:], rsc, csc)
 	}
-	// at least about 2 MFLOP per goroutine, as in gemmWith
-	if threads = min(threads, max(len(offs)*m*n*k/(1<<20), 1)); threads == 1 || m*n*k/(1<<20) >= threads || len(offs) == 1 {
+	// at least about 2 MFLOP per goroutine, as in gemmWith, and no more
+	// goroutines than products
+	if threads = min(threads, len(offs), max(mmacs(len(offs), m, n, k), 1)); threads == 1 || mmacs(1, m, n, k) >= threads {
 		for _, o := range offs {
 			one(o, threads)
 		}
@@ -91,10 +109,13 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 		rsa, csa, rsb, csb = csb, rsb, csa, rsa
 		rsc, csc = csc, rsc
 	}
+	checkExtent("C", c, 0, m, n, rsc, csc)
 	if k <= 0 || alpha == 0 {
 		scaleC(m, n, beta, c, rsc, csc)
 		return
 	}
+	checkExtent("A", a, 0, m, k, rsa, csa)
+	checkExtent("B", b, 0, k, n, rsb, csb)
 	path := gemmPacked
 	if kern.direct != nil && csc == 1 && min(rsa, csa, rsb, csb, rsc) >= 0 {
 		path = gemmPanelsPath
@@ -102,7 +123,7 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 			path = gemmDirectPath
 		}
 	}
-	if path == gemmPacked && m*n*k <= 8*8*8 {
+	if path == gemmPacked && mmacs(1, m, n, k) == 0 && m*n*k <= 8*8*8 {
 		gemmGo(m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 		return
 	}
@@ -110,7 +131,7 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 		threads = runtime.GOMAXPROCS(0)
 	}
 	// At least about 2 MFLOP per goroutine.
-	if w := m * n * k / (1 << 20); w < threads {
+	if w := mmacs(1, m, n, k); w < threads {
 		threads = max(w, 1)
 	}
 	if path == gemmPanelsPath {
@@ -124,6 +145,26 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 		return
 	}
 	gemmParallel(kern, path, threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
+}
+
+// mmacs is count·m·n·k multiply-adds in units of 2^20 (about 2 MFLOP),
+// rounded down; in float64, so that it cannot overflow (m·n·k does on
+// 32-bit platforms from about 1291³).
+func mmacs(count, m, n, k int) int {
+	return int(min(float64(count)*float64(m)*float64(n)*float64(k)/(1<<20), 1<<30))
+}
+
+// checkExtent panics, naming the operand, unless every element (i, j) of a
+// rows×cols operand, at s[off+i*rs+j*cs], lies inside s. Gemm checks its
+// operands before it splits the work, so that a bad argument panics on the
+// caller's goroutine, where it can be recovered, and not on a helper's,
+// where it would end the program.
+func checkExtent[T Float](name string, s []T, off, rows, cols, rs, cs int) {
+	lo := off + (rows-1)*min(rs, 0) + (cols-1)*min(cs, 0)
+	hi := off + (rows-1)*max(rs, 0) + (cols-1)*max(cs, 0)
+	if lo < 0 || hi >= len(s) {
+		panic(fmt.Sprintf("kernels: GEMM operand %s (%d×%d from offset %d, strides %d and %d) needs elements %d to %d of a slice of %d", name, rows, cols, off, rs, cs, lo, hi, len(s)))
+	}
 }
 
 // The ways gemmPart computes a product.
@@ -481,7 +522,7 @@ func gemmGo[T Float](m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb 
 // and m (measured up to 1024×32×1024: 240 GFLOP/s float32 against 53 for
 // the old packed driver).
 func useDirect(m, n, k int) bool {
-	return m*n*k <= directMaxFlops || n <= directMaxN
+	return float64(m)*float64(n)*float64(k) <= directMaxFlops || n <= directMaxN
 }
 
 const (

@@ -89,11 +89,13 @@ func (p *helperPool) run(extra int, work func()) {
 	for range extra - pooled {
 		go work()
 	}
-	work()
 	// The job's closure holds the product's matrices: drop it, so that
 	// they can be collected once the helpers that took a seat are done.
-	p.job.Store(nil)
-	p.mu.Unlock()
+	defer func() {
+		p.job.Store(nil)
+		p.mu.Unlock()
+	}()
+	work()
 }
 
 // loop is a helper: it takes a seat in each job offered after generation

@@ -3,6 +3,7 @@ package kernels
 import (
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -83,4 +84,41 @@ func TestGemmConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// An operand too short for its shape and strides panics on the caller,
+// naming the operand, before any helper starts; the pool stays usable.
+func TestGemmBadOperand(t *testing.T) {
+	const m, n, k = 200, 300, 300 // big enough to split
+	a, b, c := make([]float32, m*k), make([]float32, k*n), make([]float32, m*n)
+	offs := [][3]int{{0, 0, 0}, {0, 0, 1}}
+	for _, tc := range []struct {
+		name, operand string
+		run           func()
+	}{
+		{"short C", "operand C", func() { Gemm(2, m, n, k, 1, a, k, 1, b, n, 1, 0, c[:m*n-1], n, 1) }},
+		{"short A", "operand A", func() { Gemm(2, m, n, k, 1, a[:m*k-1], k, 1, b, n, 1, 0, c, n, 1) }},
+		{"B strides past the end", "operand B", func() { Gemm(2, m, n, k, 1, a, k, 1, b, n+1, 1, 0, c, n, 1) }},
+		{"negative stride", "operand A", func() { Gemm(2, m, n, k, 1, a, -k, 1, b, n, 1, 0, c, n, 1) }},
+		{"batch offset past C", "operand C", func() {
+			GemmBatch(2, 20, 20, 20, 1, a, 20, 1, b, 20, 1, 0, c, 20, 1, [][3]int{{0, 0, 0}, {0, 0, m*n - 10}})
+		}},
+		{"batch C overlapping the end", "operand C", func() { GemmBatch(2, m, n, k, 1, a, k, 1, b, n, 1, 0, c, n, 1, offs) }},
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if s, ok := r.(string); !ok || !strings.Contains(s, tc.operand) {
+					t.Errorf("%s: recovered %v, want a panic naming %s", tc.name, r, tc.operand)
+				}
+			}()
+			tc.run()
+		}()
+	}
+	if !helpers.mu.TryLock() {
+		t.Fatal("the helper pool is still held after the panics")
+	}
+	helpers.mu.Unlock()
+	// A, B unread when alpha is 0: only C must fit.
+	Gemm(2, m, n, k, 0, nil, k, 1, nil, n, 1, 0, c, n, 1)
 }
