@@ -17,7 +17,7 @@ import (
 // means GOMAXPROCS.
 //
 // C must not overlap A or B. An operand that does not fit its slice panics
-// on the calling goroutine before any work starts.
+// on the calling goroutine.
 //
 // On amd64 (AVX-512 and AVX2) every product whose C has unit column stride
 // (after the swap to C^T when that gives one) runs on a direct kernel that
@@ -109,13 +109,10 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 		rsa, csa, rsb, csb = csb, rsb, csa, rsa
 		rsc, csc = csc, rsc
 	}
-	checkExtent("C", c, 0, m, n, rsc, csc)
 	if k <= 0 || alpha == 0 {
 		scaleC(m, n, beta, c, rsc, csc)
 		return
 	}
-	checkExtent("A", a, 0, m, k, rsa, csa)
-	checkExtent("B", b, 0, k, n, rsb, csb)
 	path := gemmPacked
 	if kern.direct != nil && csc == 1 && min(rsa, csa, rsb, csb, rsc) >= 0 {
 		path = gemmPanelsPath
@@ -133,6 +130,13 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 	// At least about 2 MFLOP per goroutine.
 	if w := mmacs(1, m, n, k); w < threads {
 		threads = max(w, 1)
+	}
+	if threads > 1 {
+		// On one goroutine a bad operand panics on the caller anyway;
+		// split, it would panic on a helper.
+		checkExtent("A", a, 0, m, k, rsa, csa)
+		checkExtent("B", b, 0, k, n, rsb, csb)
+		checkExtent("C", c, 0, m, n, rsc, csc)
 	}
 	if path == gemmPanelsPath {
 		if buf, a2, r2, c2 := restrideA(m, k, a, rsa, csa); buf != nil {
