@@ -252,55 +252,40 @@ func TestMatMul(t *testing.T) {
 	dot, _ := MatMul(v, v, false, false)
 	assertShape(t, dot)
 	assertClose(t, dot, []float64{2}, 0)
-	// Batched with a broadcast batch axis.
+	// Batched with a broadcast batch axis: x is [bx, 1, m, k], y [by, k, n]
+	// (given as yᵀ when transB), z [bx, by, m, n].
 	rng := rand.New(rand.NewPCG(1, 2))
-	x := randArray(t, rng, Float64, 4, 1, 3, 5)
-	y := randArray(t, rng, Float64, 2, 5, 2)
-	z, err := MatMul(x, y, false, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertShape(t, z, 4, 2, 3, 2)
-	xs, ys, zs := x.Float64s(), y.Float64s(), z.Float64s()
-	for i := 0; i < 4; i++ {
-		for j := 0; j < 2; j++ {
-			want := naiveMatMul(xs[i*15:(i+1)*15], ys[j*10:(j+1)*10], 3, 5, 2)
-			got := zs[(i*2+j)*6 : (i*2+j+1)*6]
-			for q := range want {
-				if math.Abs(want[q]-got[q]) > 1e-12 {
-					t.Fatalf("batch (%d,%d): %v vs %v", i, j, got, want)
-				}
-			}
-		}
-	}
-	// A batch big enough to run its products side by side
-	// (kernels.GemmBatch), with a broadcast batch axis and B transposed.
-	x = randArray(t, rng, Float64, 4, 1, 64, 64)
-	y = randArray(t, rng, Float64, 3, 64, 64)
-	yt, _ := Permute(y, 0, 2, 1)
-	for _, tb := range []bool{false, true} {
+	batched := func(bx, by, m, k, n int, transB bool, tol float64) {
+		t.Helper()
+		x := randArray(t, rng, Float64, bx, 1, m, k)
+		y := randArray(t, rng, Float64, by, k, n)
 		yy := y
-		if tb {
-			yy = Contiguous(yt)
+		if transB {
+			yy = Contiguous(Must(Permute(y, 0, 2, 1)))
 		}
-		z, err = MatMul(x, yy, false, tb)
+		z, err := MatMul(x, yy, false, transB)
 		if err != nil {
 			t.Fatal(err)
 		}
-		assertShape(t, z, 4, 3, 64, 64)
-		xs, ys, zs = x.Float64s(), y.Float64s(), z.Float64s()
-		for i := 0; i < 4; i++ {
-			for j := 0; j < 3; j++ {
-				want := naiveMatMul(xs[i*4096:(i+1)*4096], ys[j*4096:(j+1)*4096], 64, 64, 64)
-				got := zs[(i*3+j)*4096 : (i*3+j+1)*4096]
+		assertShape(t, z, bx, by, m, n)
+		xs, ys, zs := x.Float64s(), y.Float64s(), z.Float64s()
+		for i := 0; i < bx; i++ {
+			for j := 0; j < by; j++ {
+				want := naiveMatMul(xs[i*m*k:(i+1)*m*k], ys[j*k*n:(j+1)*k*n], m, k, n)
+				got := zs[(i*by+j)*m*n : (i*by+j+1)*m*n]
 				for q := range want {
-					if math.Abs(want[q]-got[q]) > 1e-9 {
-						t.Fatalf("transB %v batch (%d,%d): element %d is %v, want %v", tb, i, j, q, got[q], want[q])
+					if math.Abs(want[q]-got[q]) > tol {
+						t.Fatalf("%d×%d batches of %d×%d×%d, transB %v, batch (%d,%d): element %d is %v, want %v",
+							bx, by, m, k, n, transB, i, j, q, got[q], want[q])
 					}
 				}
 			}
 		}
 	}
+	batched(4, 2, 3, 5, 2, false, 1e-12)
+	// big enough to run the products side by side (kernels.GemmBatch)
+	batched(4, 3, 64, 64, 64, false, 1e-9)
+	batched(4, 3, 64, 64, 64, true, 1e-9)
 	// Integer matmul.
 	ia, _ := Cast(a, Int32)
 	ib, _ := Cast(b, Int32)
