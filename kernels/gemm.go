@@ -81,7 +81,7 @@ func GemmBatch[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, 
 		}
 		return
 	}
-	var next, done atomic.Int64
+	var next atomic.Int64
 	helpers.run(threads-1, func() {
 		for {
 			i := next.Add(1) - 1
@@ -89,12 +89,8 @@ func GemmBatch[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, 
 				return
 			}
 			one(offs[i], 1)
-			done.Add(1)
 		}
 	})
-	for done.Load() < int64(len(offs)) {
-		runtime.Gosched()
-	}
 }
 
 // gemmWith is Gemm with a given micro-kernel.
@@ -120,7 +116,7 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 			path = gemmDirectPath
 		}
 	}
-	if path == gemmPacked && mmacs(1, m, n, k) == 0 && m*n*k <= 8*8*8 {
+	if path == gemmPacked && float64(m)*float64(n)*float64(k) <= 8*8*8 {
 		gemmGo(m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 		return
 	}
@@ -201,23 +197,20 @@ func gemmPart[T Float](kern *gemmKernel[T], path int, m, n, k int, alpha T, a []
 // one or two tiles, so the goroutines finish close together even when one
 // of them started late, as a helper that had parked does (about 150 µs in
 // the VM this was measured on, against 0.65 ms for half a float32 512³
-// product), or lost its core to another process for a while. The caller
-// waits for the helpers' last blocks by spinning, not by parking, which
-// would cost another wake-up. (A separate function so that the closures'
-// captures do not make the serial path allocate.)
+// product), or lost its core to another process for a while. (A separate
+// function so that the closures' captures do not make the serial path
+// allocate.)
 func gemmParallel[T Float](kern *gemmKernel[T], path int, threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int) {
-	cols := n >= m
-	size, tile := m, kern.mr
+	mr, nr := kern.mr, kern.nr
 	if path != gemmPacked {
-		tile = kern.dmr
+		mr, nr = kern.dmr, kern.dnr
 	}
+	cols := n >= m
+	size, tile := m, mr
 	if cols {
-		size, tile = n, kern.nr
-		if path != gemmPacked {
-			tile = kern.dnr
-		}
+		size, tile = n, nr
 	}
-	var next, done atomic.Int64 // next: the first row or column not taken
+	var next atomic.Int64 // the first row or column not taken
 	work := func() {
 		for {
 			o := int(next.Load())
@@ -235,13 +228,9 @@ func gemmParallel[T Float](kern *gemmKernel[T], path int, threads int, m, n, k i
 			} else {
 				gemmPart(kern, path, w, n, k, alpha, a[o*rsa:], rsa, csa, b, rsb, csb, beta, c[o*rsc:], rsc, csc)
 			}
-			done.Add(int64(w))
 		}
 	}
 	helpers.run(threads-1, work)
-	for done.Load() < int64(size) {
-		runtime.Gosched()
-	}
 }
 
 // scaleC sets C = beta*C, or C = 0 without reading it when beta is 0.
@@ -640,10 +629,10 @@ const restrideMax = 32 << 20
 // direct kernel reads a tile's rows of A (its columns when A is stored
 // transposed) at once, and at a 4 KiB stride they all fall into one set of
 // the L1 cache, which the packed B panel streaming through also needs: at
-// 1024×1024×1024 float32 every tile's A was fetched again from L2, and one
-// core ran at 144–151 GFLOP/s against 174–200 with the copy (see
-// BenchmarkGemmScaling). The copy costs m·k element moves, against 2·m·n·k
-// flops.
+// 1024×1024×1024 float32 every tile's A was fetched again from L2: one core
+// ran at 145–155 GFLOP/s before the copy and 161–192 with it
+// (BenchmarkGemm/f32/1024/t1). The copy costs m·k element moves, against
+// 2·m·n·k flops.
 func restrideA[T Float](m, k int, a []T, rsa, csa int) (buf *[]T, a2 []T, rsa2, csa2 int) {
 	var z T
 	sz := int(unsafe.Sizeof(z))

@@ -41,9 +41,10 @@ type helperPool struct {
 
 // helperJob is work offered to at most seats helpers.
 type helperJob struct {
-	gen   uint64
-	seats atomic.Int32
-	work  func()
+	gen    uint64
+	seats  atomic.Int32
+	active atomic.Int32 // other goroutines in work, or about to take a seat
+	work   func()
 }
 
 var helpers = newHelperPool()
@@ -54,9 +55,9 @@ func newHelperPool() *helperPool {
 	return p
 }
 
-// run calls work on the calling goroutine and on extra other goroutines
-// at the same time, and returns when the caller's call has returned; the
-// caller must itself wait for the work the others took. The others are the
+// run calls work on the calling goroutine and on up to extra other
+// goroutines at the same time, and returns once every call has returned,
+// so its caller need not count what the others did. The others are the
 // pool's helpers when no other product holds them, and new goroutines
 // otherwise (or for the extra beyond GOMAXPROCS-1). work must return
 // promptly when there is nothing left to do, since a helper may call it
@@ -66,15 +67,15 @@ func (p *helperPool) run(extra int, work func()) {
 		work()
 		return
 	}
+	j := &helperJob{work: work}
+	defer j.wait()
 	if !p.mu.TryLock() {
-		for range extra {
-			go work()
-		}
+		j.spawn(extra)
 		work()
 		return
 	}
 	pooled := min(extra, max(runtime.GOMAXPROCS(0)-1, p.started))
-	j := &helperJob{gen: p.gen.Load() + 1, work: work}
+	j.gen = p.gen.Load() + 1
 	j.seats.Store(int32(pooled))
 	p.job.Store(j)
 	p.gen.Store(j.gen)
@@ -86,9 +87,7 @@ func (p *helperPool) run(extra int, work func()) {
 	for ; p.started < pooled; p.started++ {
 		go p.loop(j.gen - 1)
 	}
-	for range extra - pooled {
-		go work()
-	}
+	j.spawn(extra - pooled)
 	// The job's closure holds the product's matrices: drop it, so that
 	// they can be collected once the helpers that took a seat are done.
 	defer func() {
@@ -96,6 +95,28 @@ func (p *helperPool) run(extra int, work func()) {
 		p.mu.Unlock()
 	}()
 	work()
+}
+
+// spawn runs the job's work on n new goroutines.
+func (j *helperJob) spawn(n int) {
+	for range n {
+		j.active.Add(1)
+		go func() {
+			defer j.active.Add(-1)
+			j.work()
+		}()
+	}
+}
+
+// wait returns once no other goroutine runs the job's work. It spins, not
+// parks, since parking would cost the caller a wake-up. A helper counts
+// itself in active before it takes a seat, and so before it can take any of
+// the work; once the caller's own call has returned there is none left to
+// take, so a helper that counts itself later finds none.
+func (j *helperJob) wait() {
+	for j.active.Load() > 0 {
+		runtime.Gosched()
+	}
 }
 
 // loop is a helper: it takes a seat in each job offered after generation
@@ -106,8 +127,12 @@ func (p *helperPool) loop(seen uint64) {
 		seen = p.gen.Load()
 		// The job may be over (nil) or already replaced by a later one,
 		// whose generation the next wait returns for at once.
-		if j := p.job.Load(); j != nil && j.gen == seen && j.seats.Add(-1) >= 0 {
-			j.work()
+		if j := p.job.Load(); j != nil && j.gen == seen {
+			j.active.Add(1)
+			if j.seats.Add(-1) >= 0 {
+				j.work()
+			}
+			j.active.Add(-1)
 		}
 	}
 }
