@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"gorgonia.org/tensor"
 )
 
 // layouts returns the same 1000×1000 float32 values packed, in a padded
@@ -127,4 +129,83 @@ func BenchmarkCompare(b *testing.B) {
 		}
 		perElem(b)
 	})
+}
+
+// BenchmarkLayoutsGorgonia is BenchmarkLayouts' add and tanh on
+// gorgonia.org/tensor, the peer the strided target was set against, over
+// the same buffers: its packed arrays, and its views (Slice) with the
+// strided and stepped layouts. Each case first checks that gorgonia
+// computes what BinaryInto and UnaryInto do.
+func BenchmarkLayoutsGorgonia(b *testing.B) {
+	ls, ls2 := layouts(b, 1), layouts(b, 2)
+	// gview wraps a layout's whole buffer as a gorgonia tensor of its
+	// parent's shape and slices the layout out of it.
+	gview := func(a *Array, name string) tensor.Tensor {
+		buf := Raw[float32](a)
+		switch name {
+		case "packed":
+			return tensor.New(tensor.WithShape(1000, 1000), tensor.WithBacking(buf))
+		case "strided":
+			v, err := tensor.New(tensor.WithShape(1000, 2000), tensor.WithBacking(buf)).Slice(nil, tensor.S(500, 1500))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return v
+		default: // stepped
+			v, err := tensor.New(tensor.WithShape(2000, 2000), tensor.WithBacking(buf)).Slice(tensor.S(0, 2000, 2), tensor.S(0, 2000, 2))
+			if err != nil {
+				b.Fatal(err)
+			}
+			return v
+		}
+	}
+	out := tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(1000, 1000))
+	want := Must(Zeros(Float32, 1000, 1000))
+	check := func(name string) {
+		b.Helper()
+		got := out.Data().([]float32)
+		w := Values[float32](want)
+		for i := range w {
+			// gorgonia's tanh is math.Tanh in float64; ours is within
+			// a few ulps of it
+			if d := got[i] - w[i]; d > 1e-6 || d < -1e-6 {
+				b.Fatalf("%s: element %d: gorgonia %v, ndarray %v", name, i, got[i], w[i])
+			}
+		}
+	}
+	for _, name := range []string{"packed", "strided", "stepped"} {
+		x, y := gview(ls[name], name), gview(ls2[name], name)
+		b.Run("add/"+name, func(b *testing.B) {
+			if err := BinaryInto(Add, want, ls[name], ls2[name]); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := tensor.Add(x, y, tensor.WithReuse(out)); err != nil {
+				b.Fatal(err)
+			}
+			check("add/" + name)
+			b.SetBytes(3 * 4e6)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tensor.Add(x, y, tensor.WithReuse(out)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("tanh/"+name, func(b *testing.B) {
+			if err := UnaryInto(Tanh, want, ls[name], 0); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := tensor.Tanh(x, tensor.WithReuse(out)); err != nil {
+				b.Fatal(err)
+			}
+			check("tanh/" + name)
+			b.SetBytes(2 * 4e6)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tensor.Tanh(x, tensor.WithReuse(out)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
