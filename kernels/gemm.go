@@ -105,10 +105,18 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 		rsa, csa, rsb, csb = csb, rsb, csa, rsa
 		rsc, csc = csc, rsc
 	}
+	// Checked before anything is read or written, whatever the path and
+	// the goroutines: the assembly writes through pointers, and a negative
+	// stride can put a tile before the slice while its corners, which the
+	// paths index, stay inside. Split, a bad operand would also panic on a
+	// helper, where it ends the program.
+	checkExtent("C", c, 0, m, n, rsc, csc)
 	if k <= 0 || alpha == 0 {
 		scaleC(m, n, beta, c, rsc, csc)
 		return
 	}
+	checkExtent("A", a, 0, m, k, rsa, csa)
+	checkExtent("B", b, 0, k, n, rsb, csb)
 	path := gemmPacked
 	if kern.direct != nil && csc == 1 && min(rsa, csa, rsb, csb, rsc) >= 0 {
 		path = gemmPanelsPath
@@ -126,13 +134,6 @@ func gemmWith[T Float](kern *gemmKernel[T], threads int, m, n, k int, alpha T, a
 	// At least about 2 MFLOP per goroutine.
 	if w := mmacs(1, m, n, k); w < threads {
 		threads = max(w, 1)
-	}
-	if threads > 1 {
-		// On one goroutine a bad operand panics on the caller anyway;
-		// split, it would panic on a helper.
-		checkExtent("A", a, 0, m, k, rsa, csa)
-		checkExtent("B", b, 0, k, n, rsb, csb)
-		checkExtent("C", c, 0, m, n, rsc, csc)
 	}
 	if path == gemmPanelsPath {
 		if buf, a2, r2, c2 := restrideA(m, k, a, rsa, csa); buf != nil {
@@ -155,16 +156,44 @@ func mmacs(count, m, n, k int) int {
 }
 
 // checkExtent panics, naming the operand, unless every element (i, j) of a
-// rows×cols operand, at s[off+i*rs+j*cs], lies inside s. Gemm checks its
-// operands before it splits the work, so that a bad argument panics on the
-// caller's goroutine, where it can be recovered, and not on a helper's,
-// where it would end the program.
+// rows×cols operand (rows, cols >= 1), at s[off+i*rs+j*cs], lies inside s.
+// Gemm checks its operands before it splits the work, so that a bad
+// argument panics on the caller's goroutine, where it can be recovered, and
+// not on a helper's, where it would end the program.
 func checkExtent[T Float](name string, s []T, off, rows, cols, rs, cs int) {
-	lo := off + (rows-1)*min(rs, 0) + (cols-1)*min(cs, 0)
-	hi := off + (rows-1)*max(rs, 0) + (cols-1)*max(cs, 0)
-	if lo < 0 || hi >= len(s) {
-		panic(fmt.Sprintf("kernels: GEMM operand %s (%d×%d from offset %d, strides %d and %d) needs elements %d to %d of a slice of %d", name, rows, cols, off, rs, cs, lo, hi, len(s)))
+	if lo, hi, ok := extent(len(s), off, rows, cols, rs, cs); !ok {
+		needs := "spans more than"
+		if lo <= hi {
+			needs = fmt.Sprintf("needs elements %d to %d of", lo, hi)
+		}
+		panic(fmt.Sprintf("kernels: GEMM operand %s (%d×%d from offset %d, strides %d and %d) %s a slice of %d", name, rows, cols, off, rs, cs, needs, len(s)))
 	}
+}
+
+// extent returns the lowest and highest of the offsets off+i*rs+j*cs, i <
+// rows, j < cols, and whether they lie in [0, n). It never overflows: a
+// stride that alone spans more than n elements cannot fit, and is reported
+// with lo > hi.
+func extent(n, off, rows, cols, rs, cs int) (lo, hi int, ok bool) {
+	lo, hi = off, off
+	if off < 0 || off >= n {
+		return lo, hi, false
+	}
+	for _, d := range [2][2]int{{rows - 1, rs}, {cols - 1, cs}} {
+		steps, st := d[0], d[1]
+		if steps == 0 || st == 0 {
+			continue
+		}
+		if st < -n || st > n || steps > n/max(st, -st) {
+			return 1, 0, false
+		}
+		if st < 0 {
+			lo += steps * st
+		} else {
+			hi += steps * st
+		}
+	}
+	return lo, hi, lo >= 0 && hi < n
 }
 
 // The ways gemmPart computes a product.
@@ -396,7 +425,7 @@ func gemmSerial[T Float](kern *gemmKernel[T], m, n, k int, alpha T, a []T, rsa, 
 						bp := &bufs.bp[jr*kc]
 						ci := (ic+ir)*rsc + (jc+jr)*csc
 						if mm == mr && nn == nr && csc == 1 {
-							_ = c[ci+(mr-1)*rsc+nr-1] // the kernel writes up to here
+							_ = c[ci+(mr-1)*rsc+nr-1] // the tile's far corner (gemmWith checked all of C)
 							kern.fn(kc, ap, bp, &c[ci], rsc, acc)
 							continue
 						}

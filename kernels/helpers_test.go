@@ -115,6 +115,41 @@ func TestGemmBadOperand(t *testing.T) {
 			tc.run()
 		}()
 	}
+	// On one goroutine too, and before anything is written: the packed
+	// path's assembly wrote rows of a C with a negative row stride in front
+	// of the slice, and a stride whose extent overflows int passed the
+	// check and faulted in the direct kernel.
+	mem := make([]float32, 1000)
+	c1 := mem[500:]
+	ones := make([]float32, 32*32)
+	for i := range ones {
+		ones[i] = 1
+	}
+	for _, tc := range []struct {
+		name, operand, needs string
+		run                  func()
+	}{
+		{"negative C row stride", "operand C", "needs elements -11 to 31", func() { Gemm(1, 12, 32, 8, 1, ones, 8, 1, ones, 32, 1, 0, c1, -1, 1) }},
+		{"negative C column stride", "operand C", "needs elements -11 to 31", func() { Gemm(1, 32, 12, 8, 1, ones, 8, 1, ones, 12, 1, 0, c1, 1, -1) }},
+		{"stride overflowing int", "operand A", "spans more than a slice of 8", func() {
+			Gemm(1, 4, 1, 1, 1, ones[:8], 0x5555555555555557, 1, ones, 1, 1, 0, c1, 1, 1)
+		}},
+	} {
+		func() {
+			defer func() {
+				r := recover()
+				if s, ok := r.(string); !ok || !strings.Contains(s, tc.operand) || !strings.Contains(s, tc.needs) {
+					t.Errorf("%s: recovered %v, want a panic naming %s that says %q", tc.name, r, tc.operand, tc.needs)
+				}
+			}()
+			tc.run()
+		}()
+		for i, v := range mem {
+			if v != 0 {
+				t.Fatalf("%s: mem[%d] = %v: written before the panic", tc.name, i, v)
+			}
+		}
+	}
 	if !helpers.mu.TryLock() {
 		t.Fatal("the helper pool is still held after the panics")
 	}
