@@ -1,9 +1,10 @@
 # make demo: build a graph in Go, train it, gradient-check it, save and reload it.
 # make test: vet, formatting, and every test with the race detector; the
-#            kernel tests also run for arm64 under qemu when it is installed.
+#            kernel tests also run for arm64 under qemu when it is installed,
+#            and the OpenBLAS benchmark peer is tested when OpenBLAS is.
 GO ?= go
 
-.PHONY: demo test vet fmt bench arm64 fuzz
+.PHONY: demo test vet fmt bench arm64 openblas fuzz
 
 demo:
 	$(GO) run ./examples/demo
@@ -11,6 +12,7 @@ demo:
 test: vet fmt
 	$(GO) test -race ./...
 	@$(MAKE) --no-print-directory arm64
+	@$(MAKE) --no-print-directory openblas
 
 vet:
 	$(GO) vet ./...
@@ -25,6 +27,17 @@ arm64:
 		GOARCH=arm64 $(GO) test -exec qemu-aarch64-static ./kernels/...; \
 	else \
 		echo "qemu-aarch64-static not found: arm64 kernel tests skipped (apt-get install qemu-user-static)"; \
+	fi
+
+# The kernels' GEMM benchmark times OpenBLAS beside sdgo and gonum when built
+# with -tags openblas (cgo); this keeps that peer compiling and correct.
+openblas:
+	@if printf '#include <cblas.h>\nint main(void) { return openblas_get_corename() == 0; }\n' | \
+		$${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1; then \
+		echo "OpenBLAS benchmark peer:"; \
+		$(GO) vet -tags openblas ./kernels/... && $(GO) test -tags openblas -run TestOpenBLAS ./kernels; \
+	else \
+		echo "OpenBLAS not found: its benchmark peer is not tested (apt-get install libopenblas-dev)"; \
 	fi
 
 # make bench: sdgo against gorgonia on whole training steps (see bench/).

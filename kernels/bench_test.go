@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,30 +16,54 @@ import (
 )
 
 // GEMM: C = A*B, square n×n, row-major, next to gonum's native (pure Go)
-// GEMM. "t1" is one goroutine (gonum runs with GOMAXPROCS=1, since it
-// splits work across goroutines itself), "tN" uses every core.
+// GEMM and, built with -tags openblas, OpenBLAS (openblas_test.go), named
+// after the kernels it runs ("openblas-haswell"; OPENBLAS_CORETYPE=SkylakeX
+// gives its AVX-512 ones). "t1" is one goroutine (gonum runs with
+// GOMAXPROCS=1, since it splits work across goroutines itself; OpenBLAS
+// with one thread), "tN" uses every core.
 func BenchmarkGemm(b *testing.B) {
+	peers := []string{"sdgo", "gonum"}
+	if openBLASGemm != nil {
+		peers = append(peers, "openblas-"+strings.ToLower(openBLASCore))
+	}
 	for _, n := range []int{64, 256, 512, 1024} {
 		for _, th := range []string{"t1", "tN"} {
 			threads := 1
 			if th == "tN" {
 				threads = runtime.NumCPU()
 			}
-			b.Run(fmt.Sprintf("f32/%d/%s/sdgo", n, th), func(b *testing.B) { benchGemm[float32](b, n, threads, false) })
-			b.Run(fmt.Sprintf("f32/%d/%s/gonum", n, th), func(b *testing.B) { benchGemm[float32](b, n, threads, true) })
-			b.Run(fmt.Sprintf("f64/%d/%s/sdgo", n, th), func(b *testing.B) { benchGemm[float64](b, n, threads, false) })
-			b.Run(fmt.Sprintf("f64/%d/%s/gonum", n, th), func(b *testing.B) { benchGemm[float64](b, n, threads, true) })
+			for _, t := range []string{"f32", "f64"} {
+				for _, peer := range peers {
+					b.Run(fmt.Sprintf("%s/%d/%s/%s", t, n, th, peer), func(b *testing.B) {
+						if t == "f32" {
+							benchGemm[float32](b, n, threads, peer)
+						} else {
+							benchGemm[float64](b, n, threads, peer)
+						}
+					})
+				}
+			}
 		}
 	}
 }
 
-func benchGemm[T Float](b *testing.B, n, threads int, gonum bool) {
+// openBLASGemm and openBLASCore are set by openblas_test.go when the tests
+// are built with -tags openblas: openBLASGemm returns a call of OpenBLAS's
+// GEMM with the given thread count computing c = a·b for n×n operands
+// ([]float32 or []float64), openBLASCore names OpenBLAS's kernels.
+var (
+	openBLASGemm func(threads, n int, a, b, c any) func()
+	openBLASCore string
+)
+
+func benchGemm[T Float](b *testing.B, n, threads int, peer string) {
 	r := rand.New(rand.NewPCG(1, 1))
 	a := input[T](r, n*n, 0, false, -1, 1)
 	bb := input[T](r, n*n, 0, false, -1, 1)
 	c := make([]T, n*n)
 	var run func()
-	if gonum {
+	switch peer {
+	case "gonum":
 		switch a := any(a).(type) {
 		case []float32:
 			A := blas32.General{Rows: n, Cols: n, Stride: n, Data: a}
@@ -54,8 +79,10 @@ func benchGemm[T Float](b *testing.B, n, threads int, gonum bool) {
 		if threads == 1 {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 		}
-	} else {
+	case "sdgo":
 		run = func() { Gemm(threads, n, n, n, 1, a, n, 1, bb, n, 1, 0, c, n, 1) }
+	default:
+		run = openBLASGemm(threads, n, a, bb, c)
 	}
 	med := medianTime(b, run)
 	b.ReportMetric(2*float64(n)*float64(n)*float64(n)/med/1e9, "GFLOP/s")
