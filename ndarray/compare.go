@@ -301,13 +301,16 @@ func Not(a *Array) (*Array, error) {
 }
 
 // Where returns, elementwise with broadcasting, x where cond is true and y
-// where it is false.
+// where it is false. x and y may have any dtype of fixed element size.
 func Where(cond, x, y *Array) (*Array, error) {
 	if cond.DType() != Bool {
 		return nil, fmt.Errorf("ndarray: where: condition is %v, must be bool", cond.DType())
 	}
 	if x.DType() != y.DType() {
 		return nil, fmt.Errorf("ndarray: where: %v and %v values: dtypes differ", x.DType(), y.DType())
+	}
+	if err := needFixedSize("where", x.DType()); err != nil {
+		return nil, err
 	}
 	s, err := BroadcastShapes(x.shape, y.shape)
 	if err == nil {
@@ -339,6 +342,9 @@ func Where(cond, x, y *Array) (*Array, error) {
 		whereRuns(Raw[int64](out), cb, Raw[int64](y), &nn)
 	case Bool:
 		whereRuns(Raw[bool](out), cb, Raw[bool](y), &nn)
+	default:
+		// Dtypes sdgo stores but does not compute with: element bytes.
+		whereBytes(out.buf.bytes, cb, y.buf.bytes, x.DType().Size(), &nn)
 	}
 	return out, nil
 }
@@ -349,6 +355,18 @@ func whereRuns[T Elem](d []T, c []bool, y []T, nn *nest) {
 		for i := 0; i < n; i++ {
 			if !c[off[1]+i*inc[1]] {
 				d[off[0]+i*inc[0]] = y[off[2]+i*inc[2]]
+			}
+		}
+	})
+}
+
+// whereBytes is whereRuns on buffers of sz-byte elements.
+func whereBytes(d []byte, c []bool, y []byte, sz int, nn *nest) {
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for i := 0; i < n; i++ {
+			if !c[off[1]+i*inc[1]] {
+				p, q := (off[0]+i*inc[0])*sz, (off[2]+i*inc[2])*sz
+				copy(d[p:p+sz], y[q:q+sz])
 			}
 		}
 	})

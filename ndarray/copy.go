@@ -37,6 +37,16 @@ func CopyInto(dst, src *Array) error {
 	return nil
 }
 
+// needFixedSize returns an error naming op when dt has no fixed element size
+// (the string dtypes): the functions that move elements into a new buffer
+// copy them one element size at a time. alloc cannot make such a buffer.
+func needFixedSize(op string, dt DType) error {
+	if dt.Size() == 0 {
+		return fmt.Errorf("ndarray: %s: cannot copy elementwise between %v arrays (no fixed element size)", op, dt)
+	}
+	return nil
+}
+
 func copyBytes(d, s []byte, sz int, nn *nest) {
 	nn.each(func(off [3]int, n int, inc [3]int) {
 		if inc[0] == 1 && inc[1] == 1 {
@@ -93,8 +103,11 @@ func Contiguous(a *Array) *Array {
 }
 
 // BroadcastTo returns a new packed array of the given shape holding a
-// broadcast to it.
+// broadcast to it. a may have any dtype of fixed element size.
 func BroadcastTo(a *Array, shape ...int) (*Array, error) {
+	if err := needFixedSize("broadcast_to", a.DType()); err != nil {
+		return nil, err
+	}
 	if !CanBroadcastTo(a.shape, shape) {
 		return nil, fmt.Errorf("ndarray: shape %v does not broadcast to %v", a.shape, shape)
 	}

@@ -12,28 +12,35 @@ import (
 func ToDense(a *Array) (*tensor.Dense, error) {
 	p := Contiguous(a)
 	shape := append([]int(nil), a.shape...)
-	n := a.Size()
 	switch a.DType() {
 	case Float32:
-		return denseOf(Raw[float32](p)[p.offset:p.offset+n], shape), nil
+		return denseOf(packedData[float32](p), shape), nil
 	case Float64:
-		return denseOf(Raw[float64](p)[p.offset:p.offset+n], shape), nil
+		return denseOf(packedData[float64](p), shape), nil
 	case Int32:
-		return denseOf(Raw[int32](p)[p.offset:p.offset+n], shape), nil
+		return denseOf(packedData[int32](p), shape), nil
 	case Int64:
-		return denseOf(Raw[int64](p)[p.offset:p.offset+n], shape), nil
+		return denseOf(packedData[int64](p), shape), nil
 	case Bool:
-		return denseOf(Raw[bool](p)[p.offset:p.offset+n], shape), nil
+		return denseOf(packedData[bool](p), shape), nil
 	}
 	return nil, fmt.Errorf("ndarray: no gorgonia dtype for %v", a.DType())
+}
+
+// packedData returns the elements of a packed array as a slice of its
+// buffer. An empty array's offset may lie past the buffer's end (Validate
+// allows it), so it gets an empty slice and the buffer is not indexed.
+func packedData[T Elem](p *Array) []T {
+	n := p.Size()
+	if n == 0 {
+		return []T{}
+	}
+	return Raw[T](p)[p.offset : p.offset+n]
 }
 
 func denseOf[T Elem](data []T, shape []int) *tensor.Dense {
 	if len(shape) == 0 {
 		return tensor.New(tensor.FromScalar(data[0]))
-	}
-	if data == nil {
-		data = []T{}
 	}
 	return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(data))
 }
@@ -48,6 +55,29 @@ func FromDense(d *tensor.Dense) (*Array, error) {
 	if d.DataOrder().IsColMajor() {
 		return nil, fmt.Errorf("ndarray: column-major gorgonia tensors are not supported; transpose and materialize first")
 	}
+	var dt DType
+	switch d.Dtype() {
+	case tensor.Float32:
+		dt = Float32
+	case tensor.Float64:
+		dt = Float64
+	case tensor.Int32:
+		dt = Int32
+	case tensor.Int64:
+		dt = Int64
+	case tensor.Bool:
+		dt = Bool
+	default:
+		return nil, fmt.Errorf("ndarray: gorgonia dtype %v has no sdgo dtype", d.Dtype())
+	}
+	shape := []int(d.Shape())
+	if d.Shape().IsScalar() {
+		shape = nil
+	}
+	if shapeSize(shape) == 0 {
+		// Nothing to wrap, and gorgonia's Data panics on an empty tensor.
+		return Zeros(dt, shape...)
+	}
 	if d.RequiresIterator() {
 		m, ok := d.Materialize().(*tensor.Dense)
 		if !ok {
@@ -55,23 +85,18 @@ func FromDense(d *tensor.Dense) (*Array, error) {
 		}
 		d = m
 	}
-	shape := []int(d.Shape())
-	if d.Shape().IsScalar() {
-		shape = nil
-	}
-	switch d.Dtype() {
-	case tensor.Float32:
+	switch dt {
+	case Float32:
 		return wrapDense[float32](d, shape)
-	case tensor.Float64:
+	case Float64:
 		return wrapDense[float64](d, shape)
-	case tensor.Int32:
+	case Int32:
 		return wrapDense[int32](d, shape)
-	case tensor.Int64:
+	case Int64:
 		return wrapDense[int64](d, shape)
-	case tensor.Bool:
+	default:
 		return wrapDense[bool](d, shape)
 	}
-	return nil, fmt.Errorf("ndarray: gorgonia dtype %v has no sdgo dtype", d.Dtype())
 }
 
 func wrapDense[T Elem](d *tensor.Dense, shape []int) (*Array, error) {

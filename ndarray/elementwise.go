@@ -30,7 +30,7 @@ const (
 	Minimum
 	SquaredDiff // (x-y)²
 	FloorDiv    // floor(x/y)
-	FloorMod    // x - floor(x/y)*y, the sign of y, as Python's %
+	FloorMod    // x mod y with the sign of y, as Python's %; on floats exact, NaN when y is 0 or x infinite
 
 	// Activation gradients, x being the activation's input or output as
 	// named and y the gradient flowing back.
@@ -247,10 +247,7 @@ func binFn[T Num](op BinaryOp) func(x, y T) T {
 		return func(x, y T) T { return T(floorDivInt(int64(x), int64(y))) }
 	case FloorMod:
 		if fl {
-			return func(x, y T) T {
-				fx, fy := float64(x), float64(y)
-				return T(fx - math.Floor(fx/fy)*fy)
-			}
+			return func(x, y T) T { return T(floorModFloat(float64(x), float64(y))) }
 		}
 		return func(x, y T) T { return T(floorModInt(int64(x), int64(y))) }
 	}
@@ -509,6 +506,28 @@ func floorDivInt(x, y int64) int64 {
 		q--
 	}
 	return q
+}
+
+// floorModFloat is Python's float %: the exact remainder math.Mod gives,
+// moved by y when its sign differs from y's, and a zero with y's sign. The
+// formula x - floor(x/y)*y rounds x/y and then the product, and when x/y is
+// large the error is the whole remainder (it gives 0 for 1e17 mod 3 and -32
+// for 2e17 mod 0.3). On float32 operands the remainder is exact in float64,
+// and the sum m+y, rounded to float64 and then to float32, is the correctly
+// rounded float32 sum (53 >= 2·24+2 bits), as float32 arithmetic gives.
+//
+// The edge cases follow from math.Mod: y = ±0, x = ±Inf or a NaN operand
+// give NaN; an infinite y gives x when x is zero or has y's sign, and y
+// otherwise (Python: -1 % inf is inf).
+func floorModFloat(x, y float64) float64 {
+	m := math.Mod(x, y)
+	switch {
+	case m == 0:
+		m = math.Copysign(0, y)
+	case (m < 0) != (y < 0):
+		m += y
+	}
+	return m
 }
 
 func floorModInt(x, y int64) int64 {

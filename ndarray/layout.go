@@ -53,7 +53,9 @@ func shapeSize(shape []int) int {
 }
 
 // BufferLen returns the smallest buffer length, in elements, that holds every
-// element of the layout (0 for an empty array). It assumes non-negative strides.
+// element of the layout (0 for an empty array). It assumes non-negative
+// strides, and overflows for layouts that reach past the largest int, which
+// Validate rejects.
 func (l Layout) BufferLen() int {
 	if l.Size() == 0 {
 		return 0
@@ -120,9 +122,12 @@ func (l Layout) Validate(bufLen int) error {
 		}
 		ext += (l.Shape[i] - 1) * l.Strides[i]
 	}
-	if end := l.BufferLen(); end > bufLen {
-		return fmt.Errorf("%w: layout shape %v strides %v offset %d reaches element %d of a buffer of %d",
-			ErrLayout, l.Shape, l.Strides, l.Offset, end-1, bufLen)
+	// The elements span ext places from the offset (ext is at most
+	// MaxRank·MaxBytes, so its sum did not overflow); the offset is any int,
+	// so it is compared against what the buffer leaves rather than added.
+	if ext > bufLen || l.Offset > bufLen-ext {
+		return fmt.Errorf("%w: layout shape %v strides %v offset %d spans %d elements from its offset, past the end of a buffer of %d",
+			ErrLayout, l.Shape, l.Strides, l.Offset, ext, bufLen)
 	}
 	return nil
 }
@@ -164,12 +169,20 @@ func Padded(shape, paddings, paddingOffsets []int) (l Layout, allocLen int, err 
 			return Layout{}, 0, fmt.Errorf("%w: axis %d: size %d, padding %d, padding offset %d (need 0 <= offset <= padding)",
 				ErrLayout, i, shape[i], paddings[i], paddingOffsets[i])
 		}
+		if shape[i] > MaxBytes || paddings[i] > MaxBytes { // so that their sum cannot overflow
+			return Layout{}, 0, fmt.Errorf("%w: shape %v with paddings %v: axis %d is too large", ErrLayout, shape, paddings, i)
+		}
 		box[i] = shape[i] + paddings[i]
 	}
+	// The box's strides and size are bounded as they are multiplied, so
+	// that they cannot wrap into a small, valid-looking buffer length.
 	st := make([]int, len(box))
 	s := 1
 	for i := len(box) - 1; i >= 0; i-- {
 		st[i] = s
+		if box[i] > 0 && s > MaxBytes/box[i] {
+			return Layout{}, 0, fmt.Errorf("%w: shape %v with paddings %v has too many elements", ErrLayout, shape, paddings)
+		}
 		s *= box[i]
 	}
 	off := 0
@@ -180,7 +193,7 @@ func Padded(shape, paddings, paddingOffsets []int) (l Layout, allocLen int, err 
 	if shapeSize(shape) == 0 {
 		return l, 0, nil
 	}
-	return l, shapeSize(box), nil
+	return l, s, nil
 }
 
 // AlignedRows returns a padded layout for shape whose rows (last axis) each

@@ -2,6 +2,8 @@ package ndarray
 
 import (
 	"errors"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +31,19 @@ func TestValidate(t *testing.T) {
 		{"negative size", Layout{Shape: []int{-3}, Strides: []int{1}}, 3, false},
 		{"rank mismatch", Layout{Shape: []int{3, 4}, Strides: []int{1}}, 12, false},
 		{"offset pushes past end", Layout{Shape: []int{4}, Strides: []int{1}, Offset: 1}, 4, false},
+		{"last element is the buffer's last", Layout{Shape: []int{10}, Strides: []int{1}, Offset: 90}, 100, true},
+		{"one past the end", Layout{Shape: []int{10}, Strides: []int{1}, Offset: 91}, 100, false},
+		// Offsets whose sum with the extent wraps below the buffer's length.
+		{"offset MaxInt-5", Layout{Shape: []int{10}, Strides: []int{1}, Offset: math.MaxInt - 5}, 100, false},
+		{"offset MaxInt-25, 2-D", Layout{Shape: []int{3, 10}, Strides: []int{10, 1}, Offset: math.MaxInt - 25}, 100, false},
+		{"offset MaxInt, one element", Layout{Shape: []int{1}, Strides: []int{1}, Offset: math.MaxInt}, 100, false},
+		{"empty at offset MaxInt", Layout{Shape: []int{0}, Strides: []int{1}, Offset: math.MaxInt}, 10, true},
+		{"huge stride on a size-1 axis", Layout{Shape: []int{1}, Strides: []int{1 << 62}, Offset: 99}, 100, true},
+		{"stride MaxInt", Layout{Shape: []int{2}, Strides: []int{math.MaxInt}}, 100, false},
+		{"stride above MaxBytes", Layout{Shape: []int{2}, Strides: []int{MaxBytes + 1}}, 100, false},
+		{"(size-1)·stride overflows", Layout{Shape: []int{3, 2}, Strides: []int{math.MaxInt/2 + 1, 1}}, 100, false},
+		{"sizes multiply past an int", Layout{Shape: []int{1 << 32, 1 << 32}, Strides: []int{1 << 32, 1}}, 100, false},
+		{"sizes multiply to 4 in an int", Layout{Shape: []int{1<<62 + 1, 4}, Strides: []int{4, 1}}, 4, false},
 	}
 	for _, c := range cases {
 		err := c.l.Validate(c.bufLen)
@@ -37,6 +52,62 @@ func TestValidate(t *testing.T) {
 		}
 		if err != nil && !errors.Is(err, ErrLayout) {
 			t.Errorf("%s: error %v does not wrap ErrLayout", c.name, err)
+		}
+	}
+}
+
+// A layout past the end of its buffer is refused by NewView with an error
+// naming the layout, however large its offset: accepted, the offset wrapped
+// and the first use of the array panicked with slice bounds out of range.
+func TestNewViewOffsetOverflow(t *testing.T) {
+	buf := Must(Zeros(Float32, 100)).Buffer()
+	l := Layout{Shape: []int{10}, Strides: []int{1}, Offset: math.MaxInt - 5}
+	_, err := NewView(buf, l)
+	if !errors.Is(err, ErrLayout) || !strings.Contains(err.Error(), "offset 9223372036854775802") {
+		t.Errorf("NewView(%v) on a buffer of 100: %v", l, err)
+	}
+}
+
+// PackedOn multiplies the shape with a bound: negative sizes, and sizes
+// whose product wraps to the buffer's length, do not fill it.
+func TestPackedOnShapes(t *testing.T) {
+	buf := Must(Zeros(Float32, 4)).Buffer()
+	for _, c := range []struct {
+		shape []int
+		ok    bool
+	}{
+		{[]int{2, 2}, true},
+		{[]int{4, 1}, true},
+		{[]int{-2, -2}, false},
+		{[]int{1<<62 + 1, 4}, false},
+		{[]int{0, 4}, false},
+		{[]int{2, 3}, false},
+		{[]int{}, false},
+	} {
+		a, err := PackedOn(buf, c.shape)
+		if (err == nil) != c.ok {
+			t.Errorf("PackedOn(buffer of 4, %v) = %v, want ok=%v", c.shape, err, c.ok)
+		}
+		if err == nil && !SameShape(a.Shape(), c.shape) {
+			t.Errorf("PackedOn(buffer of 4, %v) has shape %v", c.shape, a.Shape())
+		}
+	}
+}
+
+// Padded refuses boxes whose sizes, strides or length do not fit an int
+// (with MaxBytes to spare), rather than return wrapped ones: paddings
+// [0, 2^62] on [4, 1] gave a stride of 2^62+1 and a buffer of 4.
+func TestPaddedOverflow(t *testing.T) {
+	for _, c := range []struct{ shape, pad []int }{
+		{[]int{4, 1}, []int{0, 1 << 62}},
+		{[]int{math.MaxInt}, []int{1}},
+		{[]int{1}, []int{math.MaxInt}},
+		{[]int{1 << 20, 1 << 20, 1 << 20}, []int{0, 0, 0}},
+		{[]int{0, 1 << 30, 1 << 30}, []int{0, 0, 0}}, // empty, but with strides above MaxBytes
+	} {
+		l, n, err := Padded(c.shape, c.pad, make([]int, len(c.shape)))
+		if !errors.Is(err, ErrLayout) {
+			t.Errorf("Padded(%v, %v) = %v, %d, %v; want an error", c.shape, c.pad, l, n, err)
 		}
 	}
 }

@@ -4,7 +4,11 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+
+	"gorgonia.org/tensor"
 )
 
 func TestBinaryKnownValues(t *testing.T) {
@@ -68,6 +72,75 @@ func TestBinaryInts(t *testing.T) {
 	_, err := Binary(Div, x, Must(FromSlice([]int32{1, 0, 1, 1})))
 	if !errors.Is(err, ErrDivideByZero) {
 		t.Errorf("int division by zero: %v", err)
+	}
+}
+
+// Float FloorMod is Python's %: the exact remainder, with the sign of y,
+// also where x/y is far above 2^53 and x - floor(x/y)*y loses all of it
+// (that formula gave -32 for 2e17 mod 0.3, 0 for 1e17 mod 3 and for 1 mod
+// 0.1, -256 for the float32 case). The wants are Python's, on the same
+// float64 values and, for float32, on the float32 values rounded once.
+func TestFloorModFloat(t *testing.T) {
+	inf, nan, negZero := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	cases := []struct{ x, y, want float64 }{
+		{2e17, 0.3, 0.1014868308343772},
+		{1e17, 3, 1},
+		{-1e17, 3, 2},
+		{1e30, -10, -4},
+		{1, 0.1, 0.09999999999999995},
+		{5.5, -2, -0.5},
+		{-7, 2, 1},
+		{-1e-20, 1, 1}, // 1 - 1e-20 rounds to y itself, as in Python
+		// Zero remainders take y's sign.
+		{6, 3, 0},
+		{-6, 3, 0},
+		{6, -3, negZero},
+		{0, -3, negZero},
+		{negZero, 3, 0},
+		// An infinite y leaves x when x is zero or has y's sign, and is
+		// the answer otherwise.
+		{1, inf, 1},
+		{-1, inf, inf},
+		{1, -inf, -inf},
+		{-1, -inf, -1},
+		{0, -inf, negZero},
+		// No remainder: a zero y (floats do not fail on it, as Div does
+		// not), an infinite x, NaN.
+		{1, 0, nan},
+		{1, negZero, nan},
+		{inf, 2, nan},
+		{-inf, 2, nan},
+		{nan, 2, nan},
+		{2, nan, nan},
+	}
+	xs, ys := make([]float64, len(cases)), make([]float64, len(cases))
+	for i, c := range cases {
+		xs[i], ys[i] = c.x, c.y
+	}
+	x := f64(t, []int{len(cases)}, xs...)
+	y := f64(t, []int{len(cases)}, ys...)
+	// The vector path, and one pair at a time against a broadcast scalar.
+	got := Must(Binary(FloorMod, x, y)).Float64s()
+	for i, c := range cases {
+		one := Must(Binary(FloorMod, f64(t, []int{1}, c.x), Scalar(c.y))).Float64s()[0]
+		for _, g := range []float64{got[i], one} {
+			if !(g == c.want && math.Signbit(g) == math.Signbit(c.want)) && !(math.IsNaN(g) && math.IsNaN(c.want)) {
+				t.Errorf("float64 FloorMod(%v, %v) = %v, want %v", c.x, c.y, g, c.want)
+			}
+		}
+	}
+	cases32 := []struct{ x, y, want float32 }{
+		{1.4153777e18, -2.172838, -0.34009623527526855},
+		{1e17, 3, 1},
+		{-1e17, 3, 2},
+		{1, 0.1, 0.09999998658895493},
+		{-7.5, 2, 0.5},
+	}
+	for _, c := range cases32 {
+		g := Values[float32](Must(Binary(FloorMod, Scalar(c.x), Scalar(c.y))))[0]
+		if g != c.want {
+			t.Errorf("float32 FloorMod(%v, %v) = %v, want %v", c.x, c.y, g, c.want)
+		}
 	}
 }
 
@@ -210,6 +283,16 @@ func TestArgMax(t *testing.T) {
 	assertClose(t, got, []float64{1}, 0)
 	if _, err := ArgMax(Must(Zeros(Float64, 2, 0)), 1, false); err == nil {
 		t.Error("argmax along an empty axis accepted")
+	}
+	// A scalar has no axes, as for Reduce: any axis is out of range (axis
+	// 7 gave index 0).
+	for _, axis := range []int{0, -1, 7} {
+		if r, err := ArgMax(Scalar(1.0), axis, false); err == nil || !strings.Contains(err.Error(), "out of range for rank 0") {
+			t.Errorf("argmax of a scalar along axis %d: %v, %v", axis, r, err)
+		}
+		if r, err := ArgMin(Scalar(int32(1)), axis, true); err == nil || !strings.Contains(err.Error(), "out of range for rank 0") {
+			t.Errorf("argmin of a scalar along axis %d: %v, %v", axis, r, err)
+		}
 	}
 }
 
@@ -587,6 +670,30 @@ func TestDenseRoundTrip(t *testing.T) {
 	bs, err := FromDense(s)
 	if err != nil || bs.Rank() != 0 || bs.Float() != 5 {
 		t.Errorf("scalar round trip %v %v", bs, err)
+	}
+}
+
+// An empty array converts whatever its offset: Validate lets an empty
+// view's offset lie past its buffer's end, where ToDense sliced the buffer
+// and panicked. FromDense of the empty tensor panicked in gorgonia's Data.
+func TestDenseEmpty(t *testing.T) {
+	buf := Must(Zeros(Float32, 10)).Buffer()
+	for _, a := range []*Array{
+		Must(NewView(buf, Layout{Shape: []int{0, 3}, Strides: []int{3, 1}, Offset: 50})),
+		Must(Zeros(Float32, 0, 3)), // no buffer at all
+	} {
+		d, err := ToDense(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal([]int(d.Shape()), []int{0, 3}) || d.Dtype() != tensor.Float32 {
+			t.Errorf("ToDense(%v offset %d) = %v%v", a, a.Offset(), d.Dtype(), d.Shape())
+		}
+		// Back, without d.Data(), which panics on an empty tensor.
+		b, err := FromDense(d)
+		if err != nil || b.DType() != Float32 || !SameShape(b.Shape(), []int{0, 3}) {
+			t.Errorf("round trip of an empty array: %v, %v", b, err)
+		}
 	}
 }
 

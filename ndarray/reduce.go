@@ -284,7 +284,8 @@ func reduceBool(all bool, dst, a *Array, dstSt []int) {
 }
 
 // ArgMax returns the Int64 indices of the largest elements along axis (ties
-// and NaN: the first). ArgMin likewise for the smallest.
+// and NaN: the first); a must have rank 1 or more. ArgMin likewise for the
+// smallest.
 func ArgMax(a *Array, axis int, keepDims bool) (*Array, error) {
 	return argReduce(a, axis, keepDims, true)
 }
@@ -302,9 +303,8 @@ func argReduce(a *Array, axis int, keepDims, isMax bool) (*Array, error) {
 	if !a.DType().IsNumeric() {
 		return nil, fmt.Errorf("ndarray: %s needs a numeric array, not %v", name, a.DType())
 	}
-	if a.Rank() == 0 {
-		return Scalar[int64](0), nil
-	}
+	// A scalar has no axis to search along: every axis is out of range, as
+	// in Reduce.
 	ax, err := NormAxes([]int{axis}, a.Rank())
 	if err != nil {
 		return nil, fmt.Errorf("ndarray: %s of shape %v: %w", name, a.shape, err)

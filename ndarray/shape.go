@@ -6,11 +6,15 @@ import (
 )
 
 // Permute returns a packed copy of a with its axes reordered: axis i of the
-// result is axis perm[i] of a. With no perm, the axes are reversed.
+// result is axis perm[i] of a. With no perm, the axes are reversed. a may
+// have any dtype of fixed element size.
 func Permute(a *Array, perm ...int) (*Array, error) {
 	p, err := checkPerm(perm, a.Rank())
 	if err != nil {
 		return nil, fmt.Errorf("ndarray: permute of shape %v: %w", a.shape, err)
+	}
+	if err := needFixedSize("permute", a.DType()); err != nil {
+		return nil, err
 	}
 	shape := make([]int, len(p))
 	st := make([]int, len(p))
@@ -103,12 +107,18 @@ func Reshape(a *Array, shape ...int) (*Array, error) {
 	}
 	src := a
 	if !a.IsPacked() {
+		// Copy keeps a string array's layout, which the packed strides
+		// below would misread.
+		if err := needFixedSize("reshape of a strided view", a.DType()); err != nil {
+			return nil, err
+		}
 		src = Copy(a)
 	}
 	return &Array{buf: src.buf, shape: s, strides: PackedStrides(s), offset: src.offset}, nil
 }
 
 // Concat joins arrays of one dtype along axis; their other sizes must agree.
+// The dtype may be any of fixed element size.
 func Concat(axis int, arrays ...*Array) (*Array, error) {
 	if len(arrays) == 0 {
 		return nil, fmt.Errorf("ndarray: concat of no arrays")
@@ -126,6 +136,9 @@ func Concat(axis int, arrays ...*Array) (*Array, error) {
 		if a.DType() != dt {
 			return nil, fmt.Errorf("ndarray: concat: array %d is %v, array 0 is %v", i, a.DType(), dt)
 		}
+	}
+	if err := needFixedSize("concat", dt); err != nil {
+		return nil, err
 	}
 	out := alloc(dt, shape)
 	pos := 0
@@ -199,6 +212,9 @@ func Stack(axis int, arrays ...*Array) (*Array, error) {
 	if ax < 0 || ax > r {
 		return nil, fmt.Errorf("ndarray: stack along axis %d of rank-%d arrays", axis, r)
 	}
+	if r >= MaxRank {
+		return nil, fmt.Errorf("ndarray: stack of rank-%d arrays: rank %d is above the maximum %d", r, r+1, MaxRank)
+	}
 	parts := make([]*Array, len(arrays))
 	for i, a := range arrays {
 		if !slices.Equal(a.shape, arrays[0].shape) {
@@ -209,7 +225,8 @@ func Stack(axis int, arrays ...*Array) (*Array, error) {
 	return Concat(ax, parts...)
 }
 
-// expandView returns a view of a with a size-1 axis inserted at ax.
+// expandView returns a view of a with a size-1 axis inserted at ax. The
+// caller has checked that a's rank is below MaxRank.
 func expandView(a *Array, ax int) *Array {
 	shape := make([]int, 0, a.Rank()+1)
 	st := make([]int, 0, a.Rank()+1)
@@ -231,6 +248,9 @@ func ExpandDims(a *Array, axis int) (*Array, error) {
 	}
 	if ax < 0 || ax > a.Rank() {
 		return nil, fmt.Errorf("ndarray: expand_dims at axis %d of a rank-%d array", axis, a.Rank())
+	}
+	if a.Rank() >= MaxRank {
+		return nil, fmt.Errorf("ndarray: expand_dims of a rank-%d array: rank %d is above the maximum %d", a.Rank(), a.Rank()+1, MaxRank)
 	}
 	return expandView(a, ax), nil
 }
@@ -292,10 +312,14 @@ func SqueezedShape(shape []int, axes []int) ([]int, error) {
 	return out, nil
 }
 
-// Tile repeats a reps[i] times along axis i.
+// Tile repeats a reps[i] times along axis i. a may have any dtype of fixed
+// element size.
 func Tile(a *Array, reps ...int) (*Array, error) {
 	if len(reps) != a.Rank() {
 		return nil, fmt.Errorf("ndarray: tile of shape %v with %d repetitions (need one per axis)", a.shape, len(reps))
+	}
+	if err := needFixedSize("tile", a.DType()); err != nil {
+		return nil, err
 	}
 	shape := make([]int, a.Rank())
 	for i, r := range reps {
@@ -311,26 +335,36 @@ func Tile(a *Array, reps ...int) (*Array, error) {
 		return nil, err
 	}
 	out := alloc(a.DType(), shape)
-	// View out as [r0, s0, r1, s1, ...] and copy a, broadcast over the r axes.
-	ext := make([]int, 0, 2*a.Rank())
-	est := make([]int, 0, 2*a.Rank())
-	src := make([]int, 0, 2*a.Rank())
-	for i := range reps {
-		ext = append(ext, reps[i], a.shape[i])
-		est = append(est, a.shape[i]*out.strides[i], out.strides[i])
-		src = append(src, 1, a.shape[i])
+	if out.Size() == 0 {
+		return out, nil
 	}
-	view := &Array{buf: out.buf, shape: ext, strides: est}
-	s := &Array{buf: a.buf, shape: src, strides: interleave(a.strides), offset: a.offset}
-	return out, CopyInto(view, s)
-}
-
-func interleave(st []int) []int {
-	out := make([]int, 0, 2*len(st))
-	for _, s := range st {
-		out = append(out, 0, s)
+	// Copy a into the first block of out, then, axis by axis, copy the
+	// filled part of out beside itself, doubling it until the axis holds
+	// its repetitions. Every copy has a's rank: a single copy of a,
+	// broadcast into out viewed as [r0, s0, r1, s1, ...], has up to twice
+	// as many axes of size above one, more than the MaxRank a loop nest
+	// holds.
+	part := append([]int(nil), a.shape...)
+	if err := CopyInto(&Array{buf: out.buf, shape: part, strides: out.strides}, a); err != nil {
+		return nil, err
 	}
-	return out
+	// From the last axis, so that the axes inside the one copied along
+	// are whole and the copies are long contiguous runs.
+	for i := len(reps) - 1; i >= 0; i-- {
+		r := reps[i]
+		for done := 1; done < r; {
+			m := min(done, r-done)
+			part[i] = m * a.shape[i]
+			src := &Array{buf: out.buf, shape: part, strides: out.strides}
+			dst := &Array{buf: out.buf, shape: part, strides: out.strides, offset: done * a.shape[i] * out.strides[i]}
+			if err := CopyInto(dst, src); err != nil {
+				return nil, err
+			}
+			done += m
+		}
+		part[i] = shape[i]
+	}
+	return out, nil
 }
 
 // Pad returns a with before[i] and after[i] elements of value added on each

@@ -75,3 +75,124 @@ func TestCopyPacksNonComputable(t *testing.T) {
 		t.Errorf("bytes %v, want %v", got, want)
 	}
 }
+
+// No function makes an array above MaxRank: a rank-33 array from
+// ExpandDims or Stack made Binary panic (its loop nest holds 32 axes).
+func TestRankLimit(t *testing.T) {
+	ones := func(n int) []int {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = 1
+		}
+		return s
+	}
+	a := Must(Full(Float32, 2, ones(MaxRank)...))
+	for name, f := range map[string]func() (*Array, error){
+		"ExpandDims first": func() (*Array, error) { return ExpandDims(a, 0) },
+		"ExpandDims last":  func() (*Array, error) { return ExpandDims(a, -1) },
+		"Stack":            func() (*Array, error) { return Stack(0, a, a) },
+		"Reshape":          func() (*Array, error) { return Reshape(a, ones(MaxRank+1)...) },
+		"BroadcastTo":      func() (*Array, error) { return BroadcastTo(a, ones(MaxRank+1)...) },
+	} {
+		r, err := f()
+		if err == nil || !strings.Contains(err.Error(), "rank 33") {
+			t.Errorf("%s of a rank-32 array: %v, %v", name, r, err)
+		}
+	}
+	// One below the limit they reach it, and the result computes.
+	b := Must(Full(Float32, 2, ones(MaxRank-1)...))
+	e, err := ExpandDims(b, 3)
+	if err != nil || e.Rank() != MaxRank {
+		t.Fatalf("ExpandDims of a rank-31 array: %v, %v", e, err)
+	}
+	s, err := Stack(-1, b, b)
+	if err != nil || !SameShape(s.Shape(), append(ones(MaxRank-1), 2)) {
+		t.Fatalf("Stack of rank-31 arrays: %v, %v", s, err)
+	}
+	sum := Must(Binary(Add, e, s))
+	assertShape(t, sum, append(ones(MaxRank-1), 2)...)
+	assertClose(t, sum, []float64{4, 4}, 0)
+}
+
+// Tile against the index arithmetic: element i of the result is element
+// i[k] mod shape[k] of a, for packed and strided inputs.
+func TestTileKnownValues(t *testing.T) {
+	cases := []struct{ shape, reps []int }{
+		{[]int{}, []int{}},
+		{[]int{3}, []int{4}},
+		{[]int{1}, []int{5}},
+		{[]int{2, 3}, []int{3, 2}},
+		{[]int{2, 1, 3}, []int{1, 4, 1}},
+		{[]int{2, 3, 2}, []int{5, 1, 3}},
+		{[]int{3, 2}, []int{0, 2}},
+	}
+	for _, c := range cases {
+		n := shapeSize(c.shape)
+		a := Must(Arange(Float64, 1, 1, n))
+		a = Must(Reshape(a, c.shape...))
+		out := make([]int, len(c.shape))
+		for i := range out {
+			out[i] = c.shape[i] * c.reps[i]
+		}
+		want := make([]float64, 0, shapeSize(out))
+		idx := make([]int, len(out))
+		for range shapeSize(out) {
+			src := 0
+			for k := range idx {
+				src = src*c.shape[k] + idx[k]%c.shape[k]
+			}
+			want = append(want, float64(src+1))
+			for k := len(idx) - 1; k >= 0; k-- {
+				if idx[k]++; idx[k] < out[k] {
+					break
+				}
+				idx[k] = 0
+			}
+		}
+		for name, in := range map[string]*Array{"packed": a, "strided": strided(t, a), "padded": padded(t, a)} {
+			got, err := Tile(in, c.reps...)
+			if err != nil {
+				t.Fatalf("Tile(%v %s, %v): %v", c.shape, name, c.reps, err)
+			}
+			assertShape(t, got, out...)
+			assertClose(t, got, want, 0)
+		}
+	}
+}
+
+// Tile copies with a's rank: a broadcast copy over [r0, s0, r1, s1, ...]
+// had 33 axes of size above one here before reaching the empty one, and
+// panicked in the loop nest although the result is empty.
+func TestTileRankOfItsCopies(t *testing.T) {
+	var shape, reps []int
+	for range 16 {
+		shape, reps = append(shape, 2), append(reps, 2)
+	}
+	shape, reps = append(shape, 1, 0), append(reps, 2, 1)
+	r, err := Tile(Must(Zeros(Float32, shape...)), reps...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Size() != 0 || r.Rank() != 18 || r.Shape()[16] != 2 {
+		t.Errorf("shape %v", r.Shape())
+	}
+	// A rank-32 tile with values: a is [2, 1, ..., 1, 3] holding 1..6,
+	// repeated twice along axes 0, 15 and 31.
+	shape, reps = make([]int, MaxRank), make([]int, MaxRank)
+	for i := range shape {
+		shape[i], reps[i] = 1, 1
+	}
+	shape[0], shape[31] = 2, 3
+	reps[0], reps[15], reps[31] = 2, 2, 2
+	a := Must(Reshape(Must(Arange(Int32, 1, 1, 6)), shape...))
+	got := Must(Tile(a, reps...))
+	var want []float64
+	for i := range 4 {
+		for range 2 {
+			for k := range 6 {
+				want = append(want, float64(i%2*3+k%3+1))
+			}
+		}
+	}
+	assertClose(t, got, want, 0)
+}

@@ -46,7 +46,7 @@ var (
 	// everywhere; like TensorFlow, sdgo gives them no gradient.
 	SquaredSubOp = Register(withGrad(binaryDef("squaredsubtract", ndarray.SquaredDiff, "(x - y)²", "squared_difference"), bpOp("squaredsubtract_bp")))
 	FloorDivOp   = Register(binaryDef("floordiv", ndarray.FloorDiv, "floor(x / y)"))
-	FloorModOp   = Register(binaryDef("floormod", ndarray.FloorMod, "x - floor(x / y)*y"))
+	FloorModOp   = Register(binaryDef("floormod", ndarray.FloorMod, "x mod y with the sign of y, as Python's %"))
 )
 
 // The fused backprop ops of the binary ops: inputs x, y and the output
