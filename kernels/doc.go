@@ -58,5 +58,8 @@
 //   - reductions of an empty slice return the operation's identity
 //     (0 for Sum and Dot, -Inf for Max, +Inf for Min);
 //   - NaN propagates: if any input element is NaN, so is the result of Max,
-//     Min and the reductions.
+//     Min and the reductions;
+//   - ties keep an operand, as the portable loops do: Max and Min of +0 and
+//     -0 give y's zero, and MaxReduce and MinReduce, when the extreme is a
+//     zero, the first zero in x, on every instruction set.
 package kernels

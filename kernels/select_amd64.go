@@ -57,7 +57,7 @@ func avx512Impl() impl {
 		Axpy: amd64.AxpyF32AVX512, FMA: amd64.FMAF32AVX512,
 		Neg: amd64.NegF32AVX512, Abs: amd64.AbsF32AVX512, Sqrt: amd64.SqrtF32AVX512, Relu: amd64.ReluF32AVX512,
 		Exp: amd64.ExpF32AVX512, Log: amd64.LogF32AVX512, Tanh: amd64.TanhF32AVX512, Sigmoid: amd64.SigmoidF32AVX512,
-		Sum: amd64.SumF32AVX512, MaxReduce: amd64.MaxReduceF32AVX512, MinReduce: amd64.MinReduceF32AVX512, Dot: amd64.DotF32AVX512,
+		Sum: amd64.SumF32AVX512, MaxReduce: firstZero(amd64.MaxReduceF32AVX512), MinReduce: firstZero(amd64.MinReduceF32AVX512), Dot: amd64.DotF32AVX512,
 		Gather: gatherWith(amd64.GatherF32AVX512), Scatter: scatterWith(amd64.ScatterF32AVX512),
 	}
 	im.f64 = &Table[float64]{
@@ -69,7 +69,7 @@ func avx512Impl() impl {
 		Axpy: amd64.AxpyF64AVX512, FMA: amd64.FMAF64AVX512,
 		Neg: amd64.NegF64AVX512, Abs: amd64.AbsF64AVX512, Sqrt: amd64.SqrtF64AVX512, Relu: amd64.ReluF64AVX512,
 		Exp: amd64.ExpF64AVX512, Log: amd64.LogF64AVX512, Tanh: amd64.TanhF64AVX512, Sigmoid: amd64.SigmoidF64AVX512,
-		Sum: amd64.SumF64AVX512, MaxReduce: amd64.MaxReduceF64AVX512, MinReduce: amd64.MinReduceF64AVX512, Dot: amd64.DotF64AVX512,
+		Sum: amd64.SumF64AVX512, MaxReduce: firstZero(amd64.MaxReduceF64AVX512), MinReduce: firstZero(amd64.MinReduceF64AVX512), Dot: amd64.DotF64AVX512,
 		Gather: gatherWith(amd64.GatherF64AVX512), Scatter: scatterWith(amd64.ScatterF64AVX512),
 	}
 	im.gemm32 = gemmKernel[float32]{mr: amd64.GemmF32AVX512MR, nr: amd64.GemmF32AVX512NR, kc: 256, mc: 960, nc: 256, fn: amd64.GemmF32AVX512,
@@ -91,7 +91,7 @@ func avx2Impl() impl {
 		Axpy: amd64.AxpyF32AVX2, FMA: amd64.FMAF32AVX2,
 		Neg: amd64.NegF32AVX2, Abs: amd64.AbsF32AVX2, Sqrt: amd64.SqrtF32AVX2, Relu: amd64.ReluF32AVX2,
 		Exp: amd64.ExpF32AVX2, Log: amd64.LogF32AVX2, Tanh: amd64.TanhF32AVX2, Sigmoid: amd64.SigmoidF32AVX2,
-		Sum: amd64.SumF32AVX2, MaxReduce: amd64.MaxReduceF32AVX2, MinReduce: amd64.MinReduceF32AVX2, Dot: amd64.DotF32AVX2,
+		Sum: amd64.SumF32AVX2, MaxReduce: firstZero(amd64.MaxReduceF32AVX2), MinReduce: firstZero(amd64.MinReduceF32AVX2), Dot: amd64.DotF32AVX2,
 		Gather: gatherWith(amd64.GatherF32AVX2), Scatter: scatterWith(amd64.ScatterF32AVX2),
 	}
 	im.f64 = &Table[float64]{
@@ -103,7 +103,7 @@ func avx2Impl() impl {
 		Axpy: amd64.AxpyF64AVX2, FMA: amd64.FMAF64AVX2,
 		Neg: amd64.NegF64AVX2, Abs: amd64.AbsF64AVX2, Sqrt: amd64.SqrtF64AVX2, Relu: amd64.ReluF64AVX2,
 		Exp: amd64.ExpF64AVX2, Log: amd64.LogF64AVX2, Tanh: amd64.TanhF64AVX2, Sigmoid: amd64.SigmoidF64AVX2,
-		Sum: amd64.SumF64AVX2, MaxReduce: amd64.MaxReduceF64AVX2, MinReduce: amd64.MinReduceF64AVX2, Dot: amd64.DotF64AVX2,
+		Sum: amd64.SumF64AVX2, MaxReduce: firstZero(amd64.MaxReduceF64AVX2), MinReduce: firstZero(amd64.MinReduceF64AVX2), Dot: amd64.DotF64AVX2,
 		Gather: gatherWith(amd64.GatherF64AVX2), Scatter: scatterWith(amd64.ScatterF64AVX2),
 	}
 	im.gemm32 = gemmKernel[float32]{mr: amd64.GemmF32AVX2MR, nr: amd64.GemmF32AVX2NR, kc: 256, mc: 960, nc: 256, fn: amd64.GemmF32AVX2,

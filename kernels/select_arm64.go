@@ -177,8 +177,8 @@ func neonTable[T Float](lanes int,
 	t.Neg, t.Abs, t.Sqrt, t.Relu = un(neg, NegGo[T], lanes), un(abs, AbsGo[T], lanes), un(sqrt, SqrtGo[T], lanes), un(relu, ReluGo[T], lanes)
 	t.Exp, t.Log, t.Tanh, t.Sigmoid = mathTail(exp, lanes), mathTail(log, lanes), mathTail(tanh, lanes), mathTail(sigmoid, lanes)
 	t.Sum = red(sum, SumGo[T], add[T], lanes)
-	t.MaxReduce = red(maxr, MaxReduceGo[T], max2[T], lanes)
-	t.MinReduce = red(minr, MinReduceGo[T], min2[T], lanes)
+	t.MaxReduce = firstZero(red(maxr, MaxReduceGo[T], max2[T], lanes))
+	t.MinReduce = firstZero(red(minr, MinReduceGo[T], min2[T], lanes))
 	t.Dot = dot(dt, lanes)
 	t.Gather = gatherNEON(gather, lanes)
 	return t

@@ -94,3 +94,24 @@ func genericImpl() impl {
 		gemm64: gemmKernel[float64]{mr: 4, nr: 8, kc: 256, mc: 128, nc: 256, fn: gemmMicroGo[float64]},
 	}
 }
+
+// firstZero wraps an assembly MaxReduce or MinReduce so that it returns
+// what the loop of MaxReduceGo or MinReduceGo returns for a zero too: the
+// first of +0 and -0. Each vector lane keeps its own running extreme and the
+// lanes are combined in a tree, whose VMAX/FMAX of +0 and -0 picks by
+// operand order, not by place in x. A zero result is rare, and then x is
+// only scanned up to its first zero.
+func firstZero[T Float](asm func(x []T) T) func(x []T) T {
+	return func(x []T) T {
+		m := asm(x)
+		if m != 0 {
+			return m
+		}
+		for _, v := range x {
+			if v == 0 {
+				return v
+			}
+		}
+		return m
+	}
+}

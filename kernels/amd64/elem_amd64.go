@@ -214,7 +214,7 @@ func DotF32AVX512(x []float32, y []float32) float32
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MaxReduceF32AVX512(x []float32) float32
@@ -227,7 +227,7 @@ func MaxReduceF32AVX512(x []float32) float32
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MinReduceF32AVX512(x []float32) float32
@@ -442,7 +442,7 @@ func DotF64AVX512(x []float64, y []float64) float64
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MaxReduceF64AVX512(x []float64) float64
@@ -455,7 +455,7 @@ func MaxReduceF64AVX512(x []float64) float64
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MinReduceF64AVX512(x []float64) float64
@@ -670,7 +670,7 @@ func DotF32AVX2(x []float32, y []float32) float32
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MaxReduceF32AVX2(x []float32) float32
@@ -683,7 +683,7 @@ func MaxReduceF32AVX2(x []float32) float32
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MinReduceF32AVX2(x []float32) float32
@@ -898,7 +898,7 @@ func DotF64AVX2(x []float64, y []float64) float64
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MaxReduceF64AVX2(x []float64) float64
@@ -911,7 +911,7 @@ func MaxReduceF64AVX2(x []float64) float64
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MinReduceF64AVX2(x []float64) float64

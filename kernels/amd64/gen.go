@@ -698,8 +698,8 @@ func main() {
 				}
 				e.reduction("Sum", "var s T\nfor i := range x {\n\ts += x[i] // in 4 vector accumulators, then across lanes\n}\nreturn s", "sum")
 				e.reduction("Dot", "var s T\nfor i := range x {\n\ts += x[i] * y[i] // fused, in 4 vector accumulators\n}\nreturn s", "dot")
-				e.reduction("MaxReduce", "m := T(math.Inf(-1))\nfor i := range x {\n\tif x[i] > m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "max")
-				e.reduction("MinReduce", "m := T(math.Inf(1))\nfor i := range x {\n\tif x[i] < m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m", "min")
+				e.reduction("MaxReduce", "m := T(math.Inf(-1))\nfor i := range x {\n\tif x[i] > m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m // a zero with either sign: the lanes meet out of order", "max")
+				e.reduction("MinReduce", "m := T(math.Inf(1))\nfor i := range x {\n\tif x[i] < m || x[i] != x[i] {\n\t\tm = x[i] // NaN wins\n\t}\n}\nreturn m // a zero with either sign: the lanes meet out of order", "min")
 			})
 			mathf.gen(is, t, (*g).mathKernels)
 			gemm.gen(is, t, func(e *g) {

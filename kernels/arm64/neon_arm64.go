@@ -214,7 +214,7 @@ func DotF32NEON(x []float32, y []float32) float32
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MaxReduceF32NEON(x []float32) float32
@@ -227,7 +227,7 @@ func MaxReduceF32NEON(x []float32) float32
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MinReduceF32NEON(x []float32) float32
@@ -531,7 +531,7 @@ func DotF64NEON(x []float64, y []float64) float64
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MaxReduceF64NEON(x []float64) float64
@@ -544,7 +544,7 @@ func MaxReduceF64NEON(x []float64) float64
 //			m = x[i] // NaN wins
 //		}
 //	}
-//	return m
+//	return m // a zero with either sign: the lanes meet out of order
 //
 //go:noescape
 func MinReduceF64NEON(x []float64) float64
