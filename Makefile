@@ -29,13 +29,14 @@ arm64:
 		echo "qemu-aarch64-static not found: arm64 kernel tests skipped (apt-get install qemu-user-static)"; \
 	fi
 
-# The kernels' GEMM benchmark times OpenBLAS beside sdgo and gonum when built
-# with -tags openblas (cgo); this keeps that peer compiling and correct.
+# With -tags openblas (cgo), kernels/internal/openblas benchmarks OpenBLAS's
+# GEMM under the names of the kernels' BenchmarkGemm; this keeps that peer
+# compiling and correct.
 openblas:
 	@if printf '#include <cblas.h>\nint main(void) { return openblas_get_corename() == 0; }\n' | \
 		$${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1; then \
 		echo "OpenBLAS benchmark peer:"; \
-		$(GO) vet -tags openblas ./kernels/... && $(GO) test -tags openblas -run TestOpenBLAS ./kernels; \
+		$(GO) vet -tags openblas ./kernels/... && $(GO) test -tags openblas ./kernels/internal/openblas; \
 	else \
 		echo "OpenBLAS not found: its benchmark peer is not tested (apt-get install libopenblas-dev)"; \
 	fi

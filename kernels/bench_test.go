@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sdgo/sdgo/kernels/internal/medtime"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -16,16 +16,13 @@ import (
 )
 
 // GEMM: C = A*B, square n×n, row-major, next to gonum's native (pure Go)
-// GEMM and, built with -tags openblas, OpenBLAS (openblas_test.go), named
-// after the kernels it runs ("openblas-haswell"; OPENBLAS_CORETYPE=SkylakeX
-// gives its AVX-512 ones). "t1" is one goroutine (gonum runs with
-// GOMAXPROCS=1, since it splits work across goroutines itself; OpenBLAS
-// with one thread), "tN" uses every core.
+// GEMM. "t1" is one goroutine (gonum runs with GOMAXPROCS=1, since it
+// splits work across goroutines itself), "tN" uses every core. The same
+// benchmark of OpenBLAS is in kernels/internal/openblas (-tags openblas):
+// a process of its own, since OpenBLAS's threads spin for a while after
+// start-up and after each call and would take a core from sdgo's.
 func BenchmarkGemm(b *testing.B) {
 	peers := []string{"sdgo", "gonum"}
-	if openBLASGemm != nil {
-		peers = append(peers, "openblas-"+strings.ToLower(openBLASCore))
-	}
 	for _, n := range []int{64, 256, 512, 1024} {
 		for _, th := range []string{"t1", "tN"} {
 			threads := 1
@@ -46,15 +43,6 @@ func BenchmarkGemm(b *testing.B) {
 		}
 	}
 }
-
-// openBLASGemm and openBLASCore are set by openblas_test.go when the tests
-// are built with -tags openblas: openBLASGemm returns a call of OpenBLAS's
-// GEMM with the given thread count computing c = a·b for n×n operands
-// ([]float32 or []float64), openBLASCore names OpenBLAS's kernels.
-var (
-	openBLASGemm func(threads, n int, a, b, c any) func()
-	openBLASCore string
-)
 
 func benchGemm[T Float](b *testing.B, n, threads int, peer string) {
 	r := rand.New(rand.NewPCG(1, 1))
@@ -79,12 +67,10 @@ func benchGemm[T Float](b *testing.B, n, threads int, peer string) {
 		if threads == 1 {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 		}
-	case "sdgo":
-		run = func() { Gemm(threads, n, n, n, 1, a, n, 1, bb, n, 1, 0, c, n, 1) }
 	default:
-		run = openBLASGemm(threads, n, a, bb, c)
+		run = func() { Gemm(threads, n, n, n, 1, a, n, 1, bb, n, 1, 0, c, n, 1) }
 	}
-	med := medianTime(b, run)
+	med := medtime.Call(b, run)
 	b.ReportMetric(2*float64(n)*float64(n)*float64(n)/med/1e9, "GFLOP/s")
 }
 
@@ -207,7 +193,7 @@ func benchGemmSmall[T Float](b *testing.B, m, n, k int, tr string) {
 		rsb, csb = 1, k
 	}
 	run := func() { Gemm(1, m, n, k, 1, a, rsa, csa, bb, rsb, csb, 0, c, n, 1) }
-	med := medianTime(b, run)
+	med := medtime.Call(b, run)
 	b.ReportMetric(2*float64(m)*float64(n)*float64(k)/med/1e9, "GFLOP/s")
 }
 
@@ -242,35 +228,6 @@ func benchColdBuffers[T Float](b *testing.B, m, n, k int, bt bool, csc int) {
 		b.StartTimer()
 		Gemm(1, m, n, k, 1, a, k, 1, bb, rsb, csb, 0, c, n*csc, csc)
 	}
-}
-
-// medianTime runs f b.N times in batches of at least about 20 µs, times
-// each batch and returns the median time of one call in seconds, which it
-// also reports as med-ns/op. On a shared machine the mean (ns/op) counts the
-// time other processes hold the core; a short batch is rarely preempted, so
-// the median is the time of an undisturbed call.
-func medianTime(b *testing.B, f func()) float64 {
-	b.Helper()
-	f() // warm caches and pools
-	t0 := time.Now()
-	f()
-	per := max(time.Since(t0), time.Nanosecond)
-	batch := int(20*time.Microsecond/per) + 1
-	var ts []float64
-	b.ResetTimer()
-	for done := 0; done < b.N; {
-		nb := min(batch, b.N-done)
-		t := time.Now()
-		for i := 0; i < nb; i++ {
-			f()
-		}
-		ts = append(ts, time.Since(t).Seconds()/float64(nb))
-		done += nb
-	}
-	b.StopTimer()
-	med := median(ts)
-	b.ReportMetric(med*1e9, "med-ns/op")
-	return med
 }
 
 // Two goroutines against one on the same n×n×n product, in alternating turns
@@ -367,12 +324,7 @@ func alternate(b *testing.B, f, g func()) (tf, tg, gFirst float64) {
 		}
 	}
 	b.StopTimer()
-	return median(fs), median(gs), median(firsts)
-}
-
-func median(s []float64) float64 {
-	sort.Float64s(s)
-	return s[len(s)/2]
+	return medtime.Median(fs), medtime.Median(gs), medtime.Median(firsts)
 }
 
 // A batch of small products (each under the size Gemm splits), on one

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sdgo/sdgo/kernels/internal/medtime"
 )
 
 var stridedIncs = []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 33}
@@ -115,7 +117,7 @@ func benchStrided[T Float](b *testing.B, n, inc int, op string, portable bool) {
 		f = func() { scatter(strided, inc, packed) }
 	}
 	var z T
-	med := medianTime(b, f)
+	med := medtime.Call(b, f)
 	b.ReportMetric(2*float64(n*sizeOf(z))/med/1e9, "GB/s")
 }
 
