@@ -190,7 +190,7 @@ func NewView(buf *Buffer, l Layout) (*Array, error) {
 // recycled buffer back to use: two small allocations, no layout checks beyond
 // the size.
 func PackedOn(buf *Buffer, shape []int) (*Array, error) {
-	if len(shape) > MaxRank || !fills(shape, buf.n) {
+	if buf.n == 0 || CheckShape(shape) != nil || shapeSize(shape) != buf.n {
 		return nil, fmt.Errorf("ndarray: shape %v does not fill a buffer of %d", shape, buf.n)
 	}
 	var dims []int
@@ -213,20 +213,6 @@ func PackedOn(buf *Buffer, shape []int) (*Array, error) {
 	}
 	a.buf, a.shape, a.strides = buf, sh, st
 	return a, nil
-}
-
-// fills reports whether shape has exactly n > 0 elements. It multiplies with
-// a bound, not a wrapping product: sizes such as [-2, -2] or [2⁶²+1, 4]
-// multiply to 4 in an int.
-func fills(shape []int, n int) bool {
-	p := 1
-	for _, d := range shape {
-		if d < 1 || p > n/d {
-			return false
-		}
-		p *= d
-	}
-	return p == n
 }
 
 // smallRank is the largest rank whose dims PackedOn keeps inside the array's

@@ -55,18 +55,20 @@ func FromDense(d *tensor.Dense) (*Array, error) {
 	if d.DataOrder().IsColMajor() {
 		return nil, fmt.Errorf("ndarray: column-major gorgonia tensors are not supported; transpose and materialize first")
 	}
+	// the dtype, and the wrapper for its Go type
 	var dt DType
+	var wrap func(*tensor.Dense, []int) (*Array, error)
 	switch d.Dtype() {
 	case tensor.Float32:
-		dt = Float32
+		dt, wrap = Float32, wrapDense[float32]
 	case tensor.Float64:
-		dt = Float64
+		dt, wrap = Float64, wrapDense[float64]
 	case tensor.Int32:
-		dt = Int32
+		dt, wrap = Int32, wrapDense[int32]
 	case tensor.Int64:
-		dt = Int64
+		dt, wrap = Int64, wrapDense[int64]
 	case tensor.Bool:
-		dt = Bool
+		dt, wrap = Bool, wrapDense[bool]
 	default:
 		return nil, fmt.Errorf("ndarray: gorgonia dtype %v has no sdgo dtype", d.Dtype())
 	}
@@ -85,18 +87,7 @@ func FromDense(d *tensor.Dense) (*Array, error) {
 		}
 		d = m
 	}
-	switch dt {
-	case Float32:
-		return wrapDense[float32](d, shape)
-	case Float64:
-		return wrapDense[float64](d, shape)
-	case Int32:
-		return wrapDense[int32](d, shape)
-	case Int64:
-		return wrapDense[int64](d, shape)
-	default:
-		return wrapDense[bool](d, shape)
-	}
+	return wrap(d, shape)
 }
 
 func wrapDense[T Elem](d *tensor.Dense, shape []int) (*Array, error) {
