@@ -118,7 +118,7 @@ func TestAgainstGorgonia(t *testing.T) {
 			gg := G.NewGraph()
 			gv := map[string]*G.Node{}
 			for _, n := range order {
-				d, err := ndarray.ToDense(ndarray.Copy(vals[n]))
+				d, err := ndarray.ToDense(ndarray.Must(ndarray.Copy(vals[n])))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -110,11 +110,20 @@ func newGorgoniaMLP(dt ndarray.DType) (*gorgoniaMLP, error) {
 		return nil, err
 	}
 	xs, ys := mlpData(dt)
-	xv, err := ndarray.ToDense(ndarray.Copy(xs))
+	// gorgonia gets copies: ToDense would share the buffers.
+	xc, err := ndarray.Copy(xs)
 	if err != nil {
 		return nil, err
 	}
-	yv, err := ndarray.ToDense(ndarray.Copy(ys))
+	yc, err := ndarray.Copy(ys)
+	if err != nil {
+		return nil, err
+	}
+	xv, err := ndarray.ToDense(xc)
+	if err != nil {
+		return nil, err
+	}
+	yv, err := ndarray.ToDense(yc)
 	if err != nil {
 		return nil, err
 	}

@@ -322,7 +322,7 @@ func TestOutputsSurviveLaterRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keep := ndarray.Copy(first["y"])
+	keep := ndarray.Must(ndarray.Copy(first["y"]))
 	for i := 0; i < 5; i++ {
 		if _, err := s.Output(map[string]*ndarray.Array{"x": randn(rng, ndarray.Float32, 8, 3)}, "y"); err != nil {
 			t.Fatal(err)

@@ -1,7 +1,9 @@
 package exec_test
 
 import (
+	"errors"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,7 +90,7 @@ func TestDonatedViewIsNotRecycled(t *testing.T) {
 	written := state.View(createview.Point(-1)).AddAssign(one).Named("written")
 
 	base := ndarray.Must(ndarray.Arange(ndarray.Float64, 0, 1, 24))
-	keep := ndarray.Copy(base)
+	keep := ndarray.Must(ndarray.Copy(base))
 	view := ndarray.Must(ndarray.NewView(base.Buffer(), ndarray.Layout{Shape: []int{4, 3}, Strides: []int{3, 1}, Offset: 12}))
 
 	s := exec.New(g)
@@ -287,5 +289,37 @@ func BenchmarkRunawayLoopHeap(b *testing.B) {
 		}
 		b.ReportMetric(float64(probe.at[probe.first]), "heap-iter10-B")
 		b.ReportMetric(float64(probe.at[probe.last]), "heap-iter2000-B")
+	}
+}
+
+// An op whose output cannot fit in memory, here a broadcast of [n,1] against
+// [1,n] that was meant to be elementwise, fails the run with an error naming
+// the op, and the session goes on working. It used to end the process in
+// Go's allocator ("fatal error: runtime: out of memory").
+func TestOutputAboveMemoryIsAnError(t *testing.T) {
+	if ndarray.AllocLimit() >= 1<<39 {
+		t.Skipf("this machine has %d bytes of memory, enough for the 512 GiB this test asks for", ndarray.AllocLimit())
+	}
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, -1, 1)
+	y := g.Placeholder("y", ndarray.Float32, 1, -1)
+	gt := x.Gt(y).Named("gt")
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{
+		"x": ndarray.Must(ndarray.Zeros(ndarray.Float32, 1<<19, 1)),
+		"y": ndarray.Must(ndarray.Zeros(ndarray.Float32, 1, 1<<20)),
+	}
+	_, err := s.Output(feeds, gt.Name())
+	if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), `op "greater"`) || !strings.Contains(err.Error(), "[524288 1048576]") {
+		t.Fatalf("got %v, want ErrTooLarge naming the op and the shape", err)
+	}
+	feeds["x"] = ndarray.Must(ndarray.FromSlice([]float32{1, 2}, 2, 1))
+	feeds["y"] = ndarray.Must(ndarray.FromSlice([]float32{1.5}, 1, 1))
+	out, err := s.Output(feeds, gt.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := ndarray.Must(ndarray.FromSlice([]bool{false, true}, 2, 1)); !ndarray.Equal(out["gt"], want) {
+		t.Errorf("after the failed run: %v, want %v", out["gt"], want)
 	}
 }

@@ -29,13 +29,14 @@ func Must(a *Array, err error) *Array {
 	return a
 }
 
-// alloc returns a zeroed packed array. Internal callers have checked the shape.
-func alloc(dt DType, shape []int) *Array {
-	b, err := NewBuffer(dt, shapeSize(shape))
+// alloc returns a zeroed packed array. Internal callers have checked the
+// shape, so the error is ErrTooLarge (see AllocLimit).
+func alloc(dt DType, shape []int) (*Array, error) {
+	b, err := newBuffer(dt, shapeSize(shape))
 	if err != nil {
-		panic(err) // callers validated shape and dtype
+		return nil, fmt.Errorf("ndarray: %v array of shape %v: %w", dt, shape, err)
 	}
-	return &Array{buf: b, shape: append([]int(nil), shape...), strides: PackedStrides(shape)}
+	return &Array{buf: b, shape: append([]int(nil), shape...), strides: PackedStrides(shape)}, nil
 }
 
 // CheckShape reports whether an array of the shape can exist: rank at most
@@ -66,7 +67,7 @@ func Zeros(dt DType, shape ...int) (*Array, error) {
 	if !dt.Computable() {
 		return nil, fmt.Errorf("ndarray: cannot compute with dtype %v", dt)
 	}
-	return alloc(dt, shape), nil
+	return alloc(dt, shape)
 }
 
 // Full returns a packed array with every element v, converted to dt (for
@@ -117,7 +118,10 @@ func FromSlice[T Elem](data []T, shape ...int) (*Array, error) {
 	if n := shapeSize(shape); n != len(data) {
 		return nil, fmt.Errorf("ndarray: %d values do not fill shape %v (%d elements)", len(data), shape, n)
 	}
-	a := alloc(DTypeOf[T](), shape)
+	a, err := alloc(DTypeOf[T](), shape)
+	if err != nil {
+		return nil, err
+	}
 	copy(bufSlice[T](a.buf), data)
 	return a, nil
 }
@@ -140,7 +144,10 @@ func Wrap[T Elem](data []T, shape ...int) (*Array, error) {
 
 // Scalar returns a rank-0 array holding v.
 func Scalar[T Elem](v T) *Array {
-	a := alloc(DTypeOf[T](), nil)
+	a, err := alloc(DTypeOf[T](), nil)
+	if err != nil {
+		panic(err) // one element is allocated whatever the limit
+	}
 	bufSlice[T](a.buf)[0] = v
 	return a
 }

@@ -1,7 +1,10 @@
 package ndarray
 
 import (
+	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -22,14 +25,61 @@ type Buffer struct {
 // for negative n, string dtypes (use a Buffer from a file for those) and
 // lengths that overflow.
 func NewBuffer(dt DType, n int) (*Buffer, error) {
+	b, err := newBuffer(dt, n)
+	if err != nil {
+		return nil, fmt.Errorf("ndarray: %w", err)
+	}
+	return b, nil
+}
+
+// newBuffer is NewBuffer with errors its callers prefix.
+func newBuffer(dt DType, n int) (*Buffer, error) {
 	size := dt.Size()
 	if size == 0 {
-		return nil, fmt.Errorf("ndarray: cannot allocate a buffer of dtype %v", dt)
+		return nil, fmt.Errorf("cannot allocate a buffer of dtype %v", dt)
 	}
 	if n < 0 || (n > 0 && n > MaxBytes/size) {
-		return nil, fmt.Errorf("ndarray: cannot allocate %d elements of %v", n, dt)
+		return nil, fmt.Errorf("cannot allocate %d elements of %v", n, dt)
+	}
+	if limit := AllocLimit(); n > 1 && n*size > limit {
+		return nil, fmt.Errorf("%d elements of %v (%d bytes) are above the allocation limit of %d bytes: %w",
+			n, dt, n*size, limit, ErrTooLarge)
 	}
 	return &Buffer{bytes: alignedBytes(n * size), dtype: dt, n: n}, nil
+}
+
+// ErrTooLarge is wrapped by the error of an allocation above AllocLimit.
+var ErrTooLarge = errors.New("array too large")
+
+// setLimit is the limit SetAllocLimit set; 0 means the default.
+var setLimit atomic.Int64
+
+// systemLimit is the default allocation limit, read once.
+var systemLimit = sync.OnceValue(systemMemory)
+
+// AllocLimit returns the largest buffer, in bytes, that NewBuffer (and so
+// every op) allocates. By default it is the machine's memory, RAM and swap
+// (MaxBytes where the system does not say): a larger allocation cannot
+// succeed, and Go reports a failed allocation by ending the program rather
+// than with an error. So a broadcast that was meant to be elementwise, such
+// as [n,1] against [1,n] for a large n, fails with ErrTooLarge instead. A
+// single element is allocated whatever the limit, so scalars never fail.
+func AllocLimit() int {
+	if l := setLimit.Load(); l > 0 {
+		return int(l)
+	}
+	return systemLimit()
+}
+
+// SetAllocLimit sets the allocation limit to n bytes and returns the
+// previous limit; n <= 0 restores the default. A program that runs graphs or
+// shapes it does not control can set it lower, so that an oversized request
+// fails with an error before it takes the memory the rest of the program
+// needs. Buffers already allocated are not affected.
+func SetAllocLimit(n int) int {
+	prev := AllocLimit()
+	setLimit.Store(int64(max(n, 0)))
+	return prev
 }
 
 // MaxBytes bounds a single array (1 TiB): far above any real array, low

@@ -36,7 +36,10 @@ func Compare(op CompareOp, a, b *Array) (*Array, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ndarray: %v: %w", op, err)
 	}
-	out := alloc(Bool, shape)
+	out, err := alloc(Bool, shape)
+	if err != nil {
+		return nil, err
+	}
 	nn, ok := newNest(shape, 3, [3][]int{out.strides, broadcastStrides(a, shape), broadcastStrides(b, shape)},
 		[3]int{out.offset, a.offset, b.offset})
 	if !ok {
@@ -209,7 +212,10 @@ func Logic(op LogicOp, a, b *Array) (*Array, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ndarray: logical op: %w", err)
 	}
-	out := alloc(Bool, shape)
+	out, err := alloc(Bool, shape)
+	if err != nil {
+		return nil, err
+	}
 	nn, ok := newNest(shape, 3, [3][]int{out.strides, broadcastStrides(a, shape), broadcastStrides(b, shape)},
 		[3]int{out.offset, a.offset, b.offset})
 	if !ok {
@@ -288,7 +294,10 @@ func Not(a *Array) (*Array, error) {
 	if a.DType() != Bool {
 		return nil, fmt.Errorf("ndarray: not of a %v array: must be bool", a.DType())
 	}
-	out := alloc(Bool, a.shape)
+	out, err := alloc(Bool, a.shape)
+	if err != nil {
+		return nil, err
+	}
 	d, x := Raw[bool](out), Raw[bool](a)
 	i := 0
 	eachRun1(a, func(o, n, inc int) {

@@ -80,24 +80,29 @@ func copyRuns[T Elem](d, s []T, nn *nest) {
 }
 
 // Copy returns a packed copy of a with its own buffer. A string array (no
-// fixed element size) is copied whole, buffer and layout as they are.
-func Copy(a *Array) *Array {
+// fixed element size) is copied whole, buffer and layout as they are. The
+// only error is ErrTooLarge (see AllocLimit).
+func Copy(a *Array) (*Array, error) {
 	sz := a.DType().Size()
 	if sz == 0 {
 		return &Array{buf: &Buffer{bytes: append([]byte(nil), a.buf.bytes...), dtype: a.buf.dtype, n: a.buf.n},
-			shape: append([]int(nil), a.shape...), strides: append([]int(nil), a.strides...), offset: a.offset}
+			shape: append([]int(nil), a.shape...), strides: append([]int(nil), a.strides...), offset: a.offset}, nil
 	}
-	out := alloc(a.DType(), a.shape)
+	out, err := alloc(a.DType(), a.shape)
+	if err != nil {
+		return nil, err
+	}
 	if err := CopyInto(out, a); err != nil {
 		panic(err) // same dtype and shape by construction
 	}
-	return out
+	return out, nil
 }
 
-// Contiguous returns a if it is packed, otherwise a packed copy.
-func Contiguous(a *Array) *Array {
+// Contiguous returns a if it is packed, otherwise a packed copy (the only
+// error is Copy's).
+func Contiguous(a *Array) (*Array, error) {
 	if a.IsPacked() {
-		return a
+		return a, nil
 	}
 	return Copy(a)
 }
@@ -114,7 +119,10 @@ func BroadcastTo(a *Array, shape ...int) (*Array, error) {
 	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
-	out := alloc(a.DType(), shape)
+	out, err := alloc(a.DType(), shape)
+	if err != nil {
+		return nil, err
+	}
 	return out, CopyInto(out, a)
 }
 
@@ -128,7 +136,10 @@ func Cast(a *Array, dt DType) (*Array, error) {
 	if !a.DType().Computable() || !dt.Computable() {
 		return nil, fmt.Errorf("ndarray: cast from %v to %v is not supported", a.DType(), dt)
 	}
-	out := alloc(dt, a.shape)
+	out, err := alloc(dt, a.shape)
+	if err != nil {
+		return nil, err
+	}
 	nn, ok := newNest(a.shape, 2, [3][]int{out.strides, a.strides}, [3]int{out.offset, a.offset})
 	if !ok {
 		return out, nil

@@ -10,7 +10,10 @@ import (
 // buffer with the result (no copy); other layouts are copied first. The
 // result must be treated as read-only, like a.
 func ToDense(a *Array) (*tensor.Dense, error) {
-	p := Contiguous(a)
+	p, err := Contiguous(a)
+	if err != nil {
+		return nil, err
+	}
 	shape := append([]int(nil), a.shape...)
 	switch a.DType() {
 	case Float32:

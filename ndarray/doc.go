@@ -13,6 +13,12 @@
 // arrays; the element loops hand each contiguous inner run to the vector
 // kernels of package kernels and never read padding as data.
 //
+// Every allocation is checked against AllocLimit, by default the machine's
+// memory, and fails with an error wrapping ErrTooLarge: Go cannot report a
+// failed allocation to its caller, so an oversized result (an outer
+// broadcast by mistake, a shape from an untrusted file) would otherwise end
+// the program.
+//
 // Element loops are written once with generics over the element types; there
 // is no interface value per element.
 package ndarray

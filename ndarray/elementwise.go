@@ -285,7 +285,10 @@ func Binary(op BinaryOp, a, b *Array) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := alloc(a.DType(), shape)
+	out, err := alloc(a.DType(), shape)
+	if err != nil {
+		return nil, err
+	}
 	return out, BinaryInto(op, out, a, b)
 }
 

@@ -108,7 +108,10 @@ func MatMul(a, b *Array, transA, transB bool) (*Array, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ndarray: %w", err)
 	}
-	out := alloc(a.DType(), p.out)
+	out, err := alloc(a.DType(), p.out)
+	if err != nil {
+		return nil, err
+	}
 	return out, matmulInto(p, out, a, b)
 }
 

@@ -344,7 +344,7 @@ func TestMatMul(t *testing.T) {
 		y := randArray(t, rng, Float64, by, k, n)
 		yy := y
 		if transB {
-			yy = Contiguous(Must(Permute(y, 0, 2, 1)))
+			yy = Must(Contiguous(Must(Permute(y, 0, 2, 1))))
 		}
 		z, err := MatMul(x, yy, false, transB)
 		if err != nil {
@@ -504,7 +504,7 @@ func TestBinaryViewsOfOneBuffer(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, _ := Binary(op, Contiguous(p[0]), Contiguous(p[1]))
+				want, _ := Binary(op, Must(Contiguous(p[0])), Must(Contiguous(p[1])))
 				if !Equal(got, want) {
 					t.Fatalf("%v pair %d %v: views of one buffer disagree with their copies", dt, i, op)
 				}
@@ -573,13 +573,13 @@ func TestLayoutsAgree(t *testing.T) {
 			}
 			// In place: dst is the (padded) input itself.
 			for name, f := range forms {
-				d := Copy(f[0])
+				d := Must(Copy(f[0]))
 				d = padded(t, d)
 				if err := UnaryInto(Tanh, d, d, 0); err != nil {
 					t.Fatal(err)
 				}
 				want, _ := Unary(Tanh, x, 0)
-				if !Equal(Contiguous(d), want) {
+				if !Equal(Must(Contiguous(d)), want) {
 					t.Fatalf("in-place tanh on %s", name)
 				}
 			}

@@ -88,7 +88,10 @@ func Reduce(op ReduceOp, a *Array, axes []int, keepDims bool) (*Array, error) {
 	if err := reduceCheck(op, a); err != nil {
 		return nil, err
 	}
-	out := alloc(a.DType(), ReducedShape(a.shape, ax, keepDims))
+	out, err := alloc(a.DType(), ReducedShape(a.shape, ax, keepDims))
+	if err != nil {
+		return nil, err
+	}
 	return out, reduceInto(op, out, a, ax)
 }
 
@@ -313,7 +316,10 @@ func argReduce(a *Array, axis int, keepDims, isMax bool) (*Array, error) {
 	if a.shape[r] == 0 {
 		return nil, fmt.Errorf("ndarray: %s along axis %d of shape %v: the axis is empty", name, axis, a.shape)
 	}
-	out := alloc(Int64, ReducedShape(a.shape, ax, keepDims))
+	out, err := alloc(Int64, ReducedShape(a.shape, ax, keepDims))
+	if err != nil {
+		return nil, err
+	}
 	// Walk a with axis r removed; each element starts a scan along r.
 	shape := make([]int, 0, a.Rank())
 	st := make([]int, 0, a.Rank())

@@ -21,7 +21,10 @@ func Permute(a *Array, perm ...int) (*Array, error) {
 	for i, q := range p {
 		shape[i], st[i] = a.shape[q], a.strides[q]
 	}
-	out := alloc(a.DType(), shape)
+	out, err := alloc(a.DType(), shape)
+	if err != nil {
+		return nil, err
+	}
 	// Read a through the permuted strides; CopyInto walks any strides.
 	src := &Array{buf: a.buf, shape: shape, strides: st, offset: a.offset}
 	return out, CopyInto(out, src)
@@ -112,7 +115,9 @@ func Reshape(a *Array, shape ...int) (*Array, error) {
 		if err := needFixedSize("reshape of a strided view", a.DType()); err != nil {
 			return nil, err
 		}
-		src = Copy(a)
+		if src, err = Copy(a); err != nil {
+			return nil, err
+		}
 	}
 	return &Array{buf: src.buf, shape: s, strides: PackedStrides(s), offset: src.offset}, nil
 }
@@ -140,7 +145,10 @@ func Concat(axis int, arrays ...*Array) (*Array, error) {
 	if err := needFixedSize("concat", dt); err != nil {
 		return nil, err
 	}
-	out := alloc(dt, shape)
+	out, err := alloc(dt, shape)
+	if err != nil {
+		return nil, err
+	}
 	pos := 0
 	for _, a := range arrays {
 		part := &Array{buf: out.buf, shape: a.shape, strides: out.strides, offset: pos * out.strides[ax]}
@@ -334,7 +342,10 @@ func Tile(a *Array, reps ...int) (*Array, error) {
 	if err := CheckShape(shape); err != nil {
 		return nil, err
 	}
-	out := alloc(a.DType(), shape)
+	out, err := alloc(a.DType(), shape)
+	if err != nil {
+		return nil, err
+	}
 	if out.Size() == 0 {
 		return out, nil
 	}
@@ -409,5 +420,5 @@ func Slice(a *Array, begin, end []int) (*Array, error) {
 		shape[i] = end[i] - begin[i]
 		off += begin[i] * a.strides[i]
 	}
-	return Copy(&Array{buf: a.buf, shape: shape, strides: a.strides, offset: off}), nil
+	return Copy(&Array{buf: a.buf, shape: shape, strides: a.strides, offset: off})
 }

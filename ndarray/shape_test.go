@@ -66,7 +66,7 @@ func TestCopyPacksNonComputable(t *testing.T) {
 	}
 	a := Must(NewView(buf, Packed(2, 3)))
 	tr := Must(Permute(a, 1, 0))
-	c := Copy(tr)
+	c := Must(Copy(tr))
 	if !c.IsPacked() || !SameShape(c.Shape(), []int{3, 2}) {
 		t.Fatalf("copy has shape %v strides %v", c.Shape(), c.Strides())
 	}

@@ -28,7 +28,10 @@ func softmax(a *Array, axis int, logForm bool) (*Array, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ndarray: %s of shape %v: %w", name, a.shape, err)
 	}
-	out := alloc(a.DType(), a.shape)
+	out, err := alloc(a.DType(), a.shape)
+	if err != nil {
+		return nil, err
+	}
 	if a.Size() == 0 {
 		return out, nil
 	}

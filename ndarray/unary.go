@@ -67,7 +67,10 @@ func Unary(op UnaryOp, a *Array, param float64) (*Array, error) {
 	if err := unaryCheck(op, a); err != nil {
 		return nil, err
 	}
-	out := alloc(a.DType(), a.shape)
+	out, err := alloc(a.DType(), a.shape)
+	if err != nil {
+		return nil, err
+	}
 	return out, UnaryInto(op, out, a, param)
 }
 

@@ -83,7 +83,7 @@ func strided(t testing.TB, a *Array) *Array {
 	for i, d := range a.Shape() {
 		big[i] = 2 * max(d, 1)
 	}
-	b := alloc(a.DType(), big)
+	b := Must(alloc(a.DType(), big))
 	st := make([]int, a.Rank())
 	for i := range st {
 		st[i] = 2 * b.strides[i]

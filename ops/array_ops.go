@@ -423,7 +423,7 @@ var AssignOp = Register(&Def{
 	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
 		x := in[0]
 		if len(in) == 1 {
-			return one(ndarray.Copy(x), nil)
+			return one(ndarray.Copy(x))
 		}
 		shape, err := ndarray.BroadcastShapes(x.Shape(), in[1].Shape())
 		if err != nil {
@@ -789,7 +789,10 @@ func gatherOffsets(x *ndarray.Array, offs []int, shape []int) (*ndarray.Array, e
 }
 
 func gatherT[T ndarray.Elem](x *ndarray.Array, offs []int, shape []int) (*ndarray.Array, error) {
-	src := packedValues[T](x)
+	src, err := packedValues[T](x)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]T, len(offs))
 	for i, o := range offs {
 		out[i] = src[o]
@@ -799,12 +802,15 @@ func gatherT[T ndarray.Elem](x *ndarray.Array, offs []int, shape []int) (*ndarra
 
 // packedValues returns a's elements in C order for reading: a's own buffer
 // when a is packed, so that a packed input is not copied.
-func packedValues[T ndarray.Elem](a *ndarray.Array) []T {
+func packedValues[T ndarray.Elem](a *ndarray.Array) ([]T, error) {
 	if a.Size() == 0 {
-		return nil
+		return nil, nil
 	}
-	c := ndarray.Contiguous(a)
-	return ndarray.Raw[T](c)[c.Offset() : c.Offset()+c.Size()]
+	c, err := ndarray.Contiguous(a)
+	if err != nil {
+		return nil, err
+	}
+	return ndarray.Raw[T](c)[c.Offset() : c.Offset()+c.Size()], nil
 }
 
 // scatterAddOffsets returns zeros of shape with g's elements added at the
@@ -820,7 +826,10 @@ func scatterAddOffsets(g *ndarray.Array, offs []int, shape []int) (*ndarray.Arra
 }
 
 func scatterAddT[T ndarray.Float](g *ndarray.Array, offs []int, shape []int) (*ndarray.Array, error) {
-	src := packedValues[T](g)
+	src, err := packedValues[T](g)
+	if err != nil {
+		return nil, err
+	}
 	n := 1
 	for _, d := range shape {
 		n *= d
@@ -973,7 +982,10 @@ func scatterNDPlan(ref []int, idx *ndarray.Array, upd []int) (starts []int, slic
 
 func scatterNDT[T ndarray.Elem](ref, upd *ndarray.Array, starts []int, slice int) (*ndarray.Array, error) {
 	out := ndarray.Values[T](ref)
-	src := packedValues[T](upd)
+	src, err := packedValues[T](upd)
+	if err != nil {
+		return nil, err
+	}
 	for r, s := range starts {
 		copy(out[s:s+slice], src[r*slice:(r+1)*slice])
 	}
@@ -984,7 +996,10 @@ func scatterNDT[T ndarray.Elem](ref, upd *ndarray.Array, starts []int, slice int
 // the replaced slices zeroed (ref's), and g's slices for the updates that
 // won (the updates').
 func scatterNDBpT[T ndarray.Elem](g *ndarray.Array, starts []int, slice int, updShape []int) ([]*ndarray.Array, error) {
-	gv := packedValues[T](g)
+	gv, err := packedValues[T](g)
+	if err != nil {
+		return nil, err
+	}
 	dref := append(make([]T, 0, len(gv)), gv...)
 	dupd := make([]T, len(starts)*slice)
 	last := map[int]int{} // slice start -> the update that wins

@@ -220,7 +220,11 @@ func lossCoef(l, w, dO *ndarray.Array, mode LossReduce) (coef, dw *ndarray.Array
 			if err != nil {
 				return nil, nil, err
 			}
-			if dwb, err = bin(ndarray.Sub, dwb, ndarray.Must(ndarray.Unary(ndarray.ScaleBy, scale, s.Float()/denom))); err != nil {
+			sc, err := ndarray.Unary(ndarray.ScaleBy, scale, s.Float()/denom)
+			if err != nil {
+				return nil, nil, err
+			}
+			if dwb, err = bin(ndarray.Sub, dwb, sc); err != nil {
 				return nil, nil, err
 			}
 		}

@@ -133,7 +133,11 @@ func (ta *tensorArray) put(op string, i int, v *ndarray.Array) error {
 		}
 		ta.elems = append(ta.elems, make([]*ndarray.Array, i+1-len(ta.elems))...)
 	}
-	ta.elems[i] = ndarray.Copy(v)
+	c, err := ndarray.Copy(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	ta.elems[i] = c
 	return nil
 }
 
@@ -304,7 +308,7 @@ var (
 			if err != nil {
 				return nil, err
 			}
-			return []*ndarray.Array{ndarray.Copy(e)}, nil
+			return one(ndarray.Copy(e))
 		}))
 
 	TensorArrayGatherOp = Register(taDef("tensorarraygatherv3", "gather_list", []string{"TensorArrayGatherV3"}, 2, 3,

@@ -189,10 +189,13 @@ func fToC(buf *ndarray.Buffer, shape []int) (*ndarray.Array, error) {
 
 // packedBytes returns a fixed-width array's elements in C order, native byte
 // order: a slice of its buffer when it is packed, else of a packed copy.
-func packedBytes(a *ndarray.Array) []byte {
-	c := ndarray.Contiguous(a)
+func packedBytes(a *ndarray.Array) ([]byte, error) {
+	c, err := ndarray.Contiguous(a)
+	if err != nil {
+		return nil, err
+	}
 	w := c.DType().Size()
-	return c.Buffer().Bytes()[c.Offset()*w : (c.Offset()+c.Size())*w]
+	return c.Buffer().Bytes()[c.Offset()*w : (c.Offset()+c.Size())*w], nil
 }
 
 // stringOffsets finds the offsets of a string array's n strings in one of the
@@ -297,7 +300,10 @@ func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, longScalar bool)
 		return out, nil
 	}
 	w := dt.Size()
-	b := packedBytes(a)
+	b, err := packedBytes(a)
+	if err != nil {
+		return rawArray{}, err
+	}
 	if w > 1 && bo != nativeBO {
 		c := make([]byte, len(b))
 		swapBytes(c, b, w)

@@ -63,14 +63,25 @@ func NewArrayIterator(features, labels []*ndarray.Array, batchSize int, rng *ran
 	}
 	// Rows are copied out of packed arrays: pack the data once here, not
 	// for every batch.
-	packAll := func(arrays []*ndarray.Array) []*ndarray.Array {
+	packAll := func(arrays []*ndarray.Array) ([]*ndarray.Array, error) {
 		out := make([]*ndarray.Array, len(arrays))
 		for i, a := range arrays {
-			out[i] = ndarray.Contiguous(a)
+			var err error
+			if out[i], err = ndarray.Contiguous(a); err != nil {
+				return nil, fmt.Errorf("train: %w", err)
+			}
 		}
-		return out
+		return out, nil
 	}
-	it := &ArrayIterator{features: packAll(features), labels: packAll(labels), n: n, size: batchSize, rng: rng, bufs: map[int]*Batch{}}
+	fs, err := packAll(features)
+	if err != nil {
+		return nil, err
+	}
+	ls, err := packAll(labels)
+	if err != nil {
+		return nil, err
+	}
+	it := &ArrayIterator{features: fs, labels: ls, n: n, size: batchSize, rng: rng, bufs: map[int]*Batch{}}
 	it.order = make([]int, n)
 	for i := range it.order {
 		it.order[i] = i

@@ -103,14 +103,22 @@ func New(g *graph.Graph, cfg *Config) (*Trainer, error) {
 	savedState, _ := saved.(map[string]map[string]*ndarray.Array)
 	t.state = make([][]*ndarray.Array, len(t.params))
 	for i, p := range t.params {
-		own := ndarray.Copy(p.Value())
-		if err := p.SetValue(own); err != nil {
-			return nil, fmt.Errorf("train: %w", err)
+		own, err := ndarray.Copy(p.Value())
+		if err == nil {
+			err = p.SetValue(own)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("train: variable %q: %w", p.Name(), err)
 		}
 		for _, k := range cfg.Updater.StateKeys() {
-			st := ndarray.Must(ndarray.Zeros(own.DType(), own.Shape()...))
+			var st *ndarray.Array
 			if a := savedState[p.Name()][k]; a != nil && ndarray.SameShape(a.Shape(), own.Shape()) && a.DType() == own.DType() {
-				st = ndarray.Copy(a)
+				st, err = ndarray.Copy(a)
+			} else {
+				st, err = ndarray.Zeros(own.DType(), own.Shape()...)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("train: updater state %q of variable %q: %w", k, p.Name(), err)
 			}
 			t.state[i] = append(t.state[i], st)
 		}

@@ -465,7 +465,10 @@ func checkTarget(t target, base map[string]*ndarray.Array, lossAt func(map[strin
 	if err != nil {
 		return false, err
 	}
-	work := ndarray.Copy(t.value) // packed: element j is at position j
+	work, err := ndarray.Copy(t.value) // packed: element j is at position j
+	if err != nil {
+		return false, fmt.Errorf("validation: %q: %w", t.name, err)
+	}
 	feeds := maps.Clone(base)
 	feeds[t.name] = work
 	get, set, err := accessors(work)

@@ -168,7 +168,10 @@ func (l *NonInPlace) PreOp(ev *exec.OpEvent) error {
 			s.written = marks(r, a.Buffer().Len())
 			st.InPlace++
 		}
-		s.data = snapshot(a)
+		var err error
+		if s.data, err = snapshot(a); err != nil {
+			return fmt.Errorf("validation: snapshot of input %d of op %q: %w", i, ev.Op.Name(), err)
+		}
 		st.Bytes += len(s.data)
 		snap.ins[i] = s
 	}
@@ -275,12 +278,16 @@ func dupOf(in []*ndarray.Array, i int) int {
 
 // snapshot copies a's elements, in C order, as raw bytes. For dtypes without
 // a fixed element size (strings) it copies the whole buffer.
-func snapshot(a *ndarray.Array) []byte {
+func snapshot(a *ndarray.Array) ([]byte, error) {
 	sz := a.DType().Size()
 	if sz == 0 {
-		return append([]byte(nil), a.Buffer().Bytes()...)
+		return append([]byte(nil), a.Buffer().Bytes()...), nil
 	}
-	return ndarray.Copy(a).Buffer().Bytes()
+	c, err := ndarray.Copy(a)
+	if err != nil {
+		return nil, err
+	}
+	return c.Buffer().Bytes(), nil
 }
 
 // marks returns a bitset over buffer positions of the region's elements.

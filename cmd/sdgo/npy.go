@@ -355,16 +355,23 @@ func writeNPY(w io.Writer, a *ndarray.Array) error {
 	if _, err := w.Write(pre.Bytes()); err != nil {
 		return err
 	}
-	_, err := w.Write(packedBytes(a))
+	b, err := packedBytes(a)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
 	return err
 }
 
 // packedBytes returns a's elements in C order as bytes.
-func packedBytes(a *ndarray.Array) []byte {
+func packedBytes(a *ndarray.Array) ([]byte, error) {
 	size, n := a.DType().Size(), a.Size()
 	if n == 0 {
-		return nil
+		return nil, nil
 	}
-	c := ndarray.Contiguous(a)
-	return c.Buffer().Bytes()[c.Offset()*size : (c.Offset()+n)*size]
+	c, err := ndarray.Contiguous(a)
+	if err != nil {
+		return nil, err
+	}
+	return c.Buffer().Bytes()[c.Offset()*size : (c.Offset()+n)*size], nil
 }

@@ -188,8 +188,10 @@ func saveAndReload(g *graph.Graph, features *ndarray.Array, data *train.ArrayIte
 // bytes. ndarray.Equal compares values, for which -0 equals 0 and a NaN
 // equals any NaN; a file must give back the very bits.
 func sameBits(a, b *ndarray.Array) bool {
-	return a.DType() == b.DType() && slices.Equal(a.Shape(), b.Shape()) &&
-		bytes.Equal(ndarray.Copy(a).Buffer().Bytes(), ndarray.Copy(b).Buffer().Bytes())
+	ca, errA := ndarray.Copy(a)
+	cb, errB := ndarray.Copy(b)
+	return errA == nil && errB == nil && a.DType() == b.DType() && slices.Equal(a.Shape(), b.Shape()) &&
+		bytes.Equal(ca.Buffer().Bytes(), cb.Buffer().Bytes())
 }
 
 // views shows CreateView: an in-place write through a view of a state
