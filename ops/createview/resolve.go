@@ -32,7 +32,7 @@ func Resolve(shape, strides []int, offset int, indices ...[]int64) (viewShape, v
 	if err != nil {
 		return nil, nil, 0, err
 	}
-	return resolve(shape, strides, offset, idx, indices)
+	return resolve(shape, strides, offset, true, idx, indices)
 }
 
 // ResolveIndex is Resolve for typed indices.
@@ -57,7 +57,7 @@ func ViewShape(shape []int, indices ...[]int64) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	vs, _, _, err := resolve(shape, nil, 0, idx, indices)
+	vs, _, _, err := resolve(shape, nil, 0, false, idx, indices)
 	return vs, err
 }
 
@@ -108,11 +108,12 @@ func checkLayout(shape, strides []int, offset int) error {
 	return nil
 }
 
-// resolve applies the indices to a layout. With strides nil it computes the
-// shape only, and sizes may be -1 (unknown). descs are the descriptors as
-// given, for error messages.
-func resolve(shape, strides []int, offset int, idx []Index, descs [][]int64) (vs, vst []int, vo int, err error) {
-	withStrides := strides != nil
+// resolve applies the indices to a layout. Without withStrides it computes
+// the shape only, and sizes may be -1 (unknown). It is a flag rather than
+// strides == nil because a rank-0 array's strides may be nil (NewPadded,
+// WithLayout(a.Layout())), and its new axes need strides all the same.
+// descs are the descriptors as given, for error messages.
+func resolve(shape, strides []int, offset int, withStrides bool, idx []Index, descs [][]int64) (vs, vst []int, vo int, err error) {
 	fail := func(pos, axis int, format string, a ...any) error {
 		return &IndexError{Pos: pos, Axis: axis, Desc: descs[pos], Msg: fmt.Sprintf(format, a...), Shape: append([]int{}, shape...)}
 	}
