@@ -36,6 +36,12 @@ func viewOf(x *ndarray.Array, descs [][]int64) (*ndarray.Array, error) {
 	return x.WithLayout(ndarray.Layout{Shape: vs, Strides: vst, Offset: vo})
 }
 
+// indexDType reports whether index vectors may have dtype dt: INT64, or
+// INT32. Other integer dtypes (INT8, UINT64, ... from a SameDiff file) are
+// ones sdgo does not compute with: Int64s reads them as no values at all,
+// which would be reported as an empty descriptor instead of a wrong dtype.
+func indexDType(dt ndarray.DType) bool { return dt.IsInt() && dt.Computable() }
+
 // readIndices reads index arrays; first is the op input position of the
 // first one, for error messages (-1 outside an op).
 func readIndices(indices []*ndarray.Array, first int) ([][]int64, error) {
@@ -50,7 +56,7 @@ func readIndices(indices []*ndarray.Array, first int) ([][]int64, error) {
 		if a == nil {
 			return nil, fmt.Errorf("%s is missing", what())
 		}
-		if !a.DType().IsInt() || a.Rank() != 1 {
+		if !indexDType(a.DType()) || a.Rank() != 1 {
 			return nil, fmt.Errorf("%s must be an INT64 vector, not %v%v", what(), a.DType(), a.Shape())
 		}
 		if a.DType() == ndarray.Int64 {
@@ -78,7 +84,7 @@ func checkIndexInfos(op string, in []ops.Info, first int) ([][]int64, bool, erro
 	descs := make([][]int64, len(in))
 	known := true
 	for i, x := range in {
-		if !x.DType.IsInt() || (!x.UnknownRank && len(x.Shape) != 1) {
+		if !indexDType(x.DType) || (!x.UnknownRank && len(x.Shape) != 1) {
 			return nil, false, fmt.Errorf("%s: input %d (index %d) must be an INT64 vector, not %v", op, first+i, i, x)
 		}
 		if x.Value == nil {
