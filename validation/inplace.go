@@ -83,6 +83,11 @@ func init() {
 // copy of the inputs per op), after it compares them bit for bit (NaN equals
 // NaN) and fails the run, naming the op and the input, if one changed.
 //
+// An input that is a view (it does not cover its buffer) has its whole
+// buffer compared too: an op that writes beside the view's elements (one
+// that forgets the offset, say) changes the array the view was made from.
+// Buffers the executor let an in-place op overwrite are exempt from that.
+//
 // Exempt are empty arrays and, for ops flagged ops.InPlace, the region of an
 // input the executor let the op overwrite (OpEvent.Overwritable): there the
 // listener checks only that nothing outside the written view changed (the
@@ -127,6 +132,16 @@ func (l *NonInPlace) Stats() InPlaceStats {
 
 type opSnap struct {
 	ins []*inputSnap
+	// bufs holds whole buffers of inputs that do not cover their buffer
+	// (views): an op writing there, outside its input's elements, changes
+	// the array the view was made from, which later ops read.
+	bufs []bufSnap
+}
+
+// bufSnap is the snapshot of the buffer of input `input`.
+type bufSnap struct {
+	input int
+	data  []byte
 }
 
 type inputSnap struct {
@@ -174,6 +189,15 @@ func (l *NonInPlace) PreOp(ev *exec.OpEvent) error {
 		}
 		st.Bytes += len(s.data)
 		snap.ins[i] = s
+	}
+	for i, a := range ev.Inputs {
+		if a == nil || a.DType().Size() == 0 || a.Size() == a.Buffer().Len() || ownsBuffer(ev, def, a.Buffer()) ||
+			slices.ContainsFunc(snap.bufs, func(b bufSnap) bool { return ev.Inputs[b.input].SameBuffer(a) }) {
+			continue
+		}
+		b := bufSnap{input: i, data: append([]byte(nil), a.Buffer().Bytes()...)}
+		st.Bytes += len(b.data)
+		snap.bufs = append(snap.bufs, b)
 	}
 	l.mu.Lock()
 	l.snaps[ev] = snap
@@ -226,6 +250,17 @@ func (l *NonInPlace) PostOp(ev *exec.OpEvent) error {
 				ErrInPlace, opDesc(), i, inName(i), idx, was, now)
 		}
 	}
+	for _, b := range snap.bufs {
+		a := ev.Inputs[b.input]
+		sz := a.DType().Size()
+		raw := a.Buffer().Bytes()
+		for p := 0; p*sz < len(raw); p++ {
+			if !bytes.Equal(raw[p*sz:(p+1)*sz], b.data[p*sz:(p+1)*sz]) {
+				return fmt.Errorf("validation: %w: %s wrote into the buffer of its input %d (%q) outside the input's elements: buffer position %d was %s, now %s",
+					ErrInPlace, opDesc(), b.input, inName(b.input), p, decode(a.DType(), b.data[p*sz:(p+1)*sz]), decode(a.DType(), raw[p*sz:(p+1)*sz]))
+			}
+		}
+	}
 	def := ev.Op.Def()
 	if def != nil && def.Flags&ops.View != 0 && len(ev.Inputs) > 0 && len(ev.Outputs) > 0 {
 		in, out := ev.Inputs[0], ev.Outputs[0]
@@ -247,6 +282,21 @@ func (l *NonInPlace) PostOp(ev *exec.OpEvent) error {
 		}
 	}
 	return nil
+}
+
+// ownsBuffer reports whether the executor let the op (flagged ops.InPlace)
+// overwrite an input on buffer b: then no other live array is on b, and
+// what the op does outside that input's elements is nobody's concern.
+func ownsBuffer(ev *exec.OpEvent, def *ops.Def, b *ndarray.Buffer) bool {
+	if def == nil || def.Flags&ops.InPlace == 0 {
+		return false
+	}
+	for j, in := range ev.Inputs {
+		if in != nil && in.Buffer() == b && j < len(ev.Overwritable) && ev.Overwritable[j] {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *InPlaceStats) add(o InPlaceStats) {
