@@ -254,6 +254,9 @@ func (l *NonInPlace) PostOp(ev *exec.OpEvent) error {
 		a := ev.Inputs[b.input]
 		sz := a.DType().Size()
 		raw := a.Buffer().Bytes()
+		if bytes.Equal(raw, b.data) {
+			continue
+		}
 		for p := 0; p*sz < len(raw); p++ {
 			if !bytes.Equal(raw[p*sz:(p+1)*sz], b.data[p*sz:(p+1)*sz]) {
 				return fmt.Errorf("validation: %w: %s wrote into the buffer of its input %d (%q) outside the input's elements: buffer position %d was %s, now %s",

@@ -353,7 +353,7 @@ func TestReviewExecRandomPrograms(t *testing.T) {
 			shape = append(shape, 1+r.Intn(3))
 		}
 		pv, cvv, wv := randArray(r, shape, 0), randArray(r, shape, 0), randArray(r, shape, 0)
-		pc, cc, wc := ndarray.Copy(pv), ndarray.Copy(cvv), ndarray.Copy(wv)
+		pc, cc, wc := ndarray.Must(ndarray.Copy(pv)), ndarray.Must(ndarray.Copy(cvv)), ndarray.Must(ndarray.Copy(wv))
 		type val struct {
 			v    *graph.Variable
 			ref  *ndarray.Array
