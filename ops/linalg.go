@@ -130,9 +130,17 @@ func restoreUnknown(s, x, y []int, tx, ty bool) []int {
 			s[len(s)-1] = -1
 		}
 	}
-	// Batch axes.
+	// Batch axes: all but the last two of s, or but the last one when a
+	// vector operand's axis was dropped (a vector has no batch axes, and
+	// batchSize gives it 1 on each).
 	nb := len(s) - 2
-	for i := 0; i < nb && len(x) >= 2 && len(y) >= 2; i++ {
+	if len(x) == 1 || len(y) == 1 {
+		nb = len(s) - 1
+	}
+	if len(x) == 1 && len(y) == 1 {
+		nb = 0
+	}
+	for i := 0; i < nb; i++ {
 		bx, by := batchSize(x, nb, i), batchSize(y, nb, i)
 		if (bx < 0 && by <= 1) || (by < 0 && bx <= 1) {
 			s[i] = -1

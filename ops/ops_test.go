@@ -132,6 +132,38 @@ func TestInferUnknownSizes(t *testing.T) {
 	}
 }
 
+// With a vector operand, matmul's batch axes are the other operand's:
+// inferred from unknown sizes they must admit every shape the op can give.
+func TestMatMulInferVectorBatch(t *testing.T) {
+	d, _ := ops.Lookup("matmul")
+	for _, c := range []struct {
+		x, y   []int
+		tz     bool
+		result []int // the op's result for the sizes given as -1 below
+	}{
+		{[]int{1}, []int{3, 1, 1, 1}, false, []int{3, 1, 1}},
+		{[]int{3}, []int{3, 3, 2}, true, []int{2, 3}},
+		{[]int{3, 2, 4}, []int{4}, false, []int{3, 2}},
+		{[]int{3, 2, 4}, []int{4}, true, []int{2, 3}},
+	} {
+		unknown := func(s []int) []int {
+			u := make([]int, len(s))
+			for i := range u {
+				u[i] = -1
+			}
+			return u
+		}
+		a := ops.MatMulArgs(false, false)
+		if c.tz {
+			a.I[2] = 1
+		}
+		out, err := d.Infer([]ops.Info{{DType: ndarray.Float64, Shape: unknown(c.x)}, {DType: ndarray.Float64, Shape: unknown(c.y)}}, &a)
+		if err != nil || !out[0].Admits(c.result) {
+			t.Errorf("matmul %v x %v (transpose result %v) inferred %v, %v; the op gives %v", unknown(c.x), unknown(c.y), c.tz, out, err, c.result)
+		}
+	}
+}
+
 func TestRunErrorsNotPanics(t *testing.T) {
 	d, _ := ops.Lookup("divide")
 	if _, err := d.Run(nil, []*ndarray.Array{i32([]int{1}, 1), i32([]int{1}, 0)}, &ops.Args{}); err == nil {
