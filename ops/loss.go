@@ -78,7 +78,10 @@ func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Ar
 		if w.DType != p.DType || l.DType != p.DType {
 			return nil, fmt.Errorf("%s: predictions %v, weights %v and labels %v must have one dtype", name, p.DType, w.DType, l.DType)
 		}
-		if _, err := BroadcastInfo(p, l); err != nil {
+		// The per-element losses have the broadcast shape of predictions
+		// and labels (the labels may have more axes than predictions).
+		pl, err := BroadcastInfo(p, l)
+		if err != nil {
 			return nil, fmt.Errorf("%s: predictions %v and labels %v: %w", name, p.Shape, l.Shape, err)
 		}
 		mode := lossMode(a)
@@ -88,10 +91,10 @@ func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Ar
 		if mode != LossNone {
 			return infos(Info{DType: p.DType, Shape: []int{}}), nil
 		}
-		if p.UnknownRank {
+		if pl.UnknownRank {
 			return infos(Info{DType: p.DType, UnknownRank: true}), nil
 		}
-		return infos(Info{DType: p.DType, Shape: perElem(p)}), nil
+		return infos(Info{DType: p.DType, Shape: perElem(pl)}), nil
 	}
 }
 
