@@ -21,10 +21,16 @@ const (
 func lossMode(a *Args) LossReduce { return LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))) }
 
 // lossReduce weights the per-element losses l and reduces them.
+// The weights broadcast to l's shape, not beyond it (as libnd4j's, and as
+// the gradients assume).
 func lossReduce(l, w *ndarray.Array, mode LossReduce) (*ndarray.Array, error) {
-	wl, err := ndarray.Binary(ndarray.Mul, l, w)
+	wb, err := ndarray.BroadcastTo(w, l.Shape()...)
 	if err != nil {
 		return nil, fmt.Errorf("weights of shape %v do not fit losses of shape %v: %w", w.Shape(), l.Shape(), err)
+	}
+	wl, err := ndarray.Binary(ndarray.Mul, l, wb)
+	if err != nil {
+		return nil, err
 	}
 	if mode == LossNone {
 		return wl, nil
@@ -32,10 +38,6 @@ func lossReduce(l, w *ndarray.Array, mode LossReduce) (*ndarray.Array, error) {
 	sum, err := ndarray.Reduce(ndarray.Sum, wl, nil, false)
 	if err != nil || mode == LossSum {
 		return sum, err
-	}
-	wb, err := ndarray.BroadcastTo(w, wl.Shape()...)
-	if err != nil {
-		return nil, err
 	}
 	denom, err := lossDenom(wb, mode)
 	if err != nil {
@@ -87,6 +89,13 @@ func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Ar
 		mode := lossMode(a)
 		if mode < 0 || mode > 3 {
 			return nil, fmt.Errorf("%s: unknown loss reduction %d (want 0..3)", name, mode)
+		}
+		if !pl.UnknownRank && !w.UnknownRank {
+			pe := perElem(pl)
+			b, err := BroadcastInfo(Info{DType: w.DType, Shape: pe}, w)
+			if err != nil || !(Info{Shape: pe}).Admits(b.Shape) {
+				return nil, fmt.Errorf("%s: weights of shape %v do not fit losses of shape %v", name, w.Shape, pe)
+			}
 		}
 		if mode != LossNone {
 			return infos(Info{DType: p.DType, Shape: []int{}}), nil

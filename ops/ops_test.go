@@ -227,3 +227,27 @@ func TestMSELossBroadcastLabels(t *testing.T) {
 		t.Errorf("got %v, want %v", got[0], want)
 	}
 }
+
+// Weights broadcast to the per-element losses, not beyond them: the loss
+// gradients assume it, so the loss ops reject more, at inference and run.
+func TestLossWeightsBeyondLosses(t *testing.T) {
+	for _, c := range []struct {
+		op        string
+		p, w, lab *ndarray.Array
+	}{
+		{"mean_sqerr_loss", f64([]int{3}, 0, 0, 0), f64([]int{2, 3}, 1, 2, 3, 4, 5, 6), f64([]int{3}, 1, 0, 0)},
+		{"mean_sqerr_loss", f64([]int{1, 3}, 0, 0, 0), f64([]int{2, 1}, 1, 2), f64([]int{1, 3}, 1, 0, 0)},
+		{"softmax_cross_entropy_loss", f64([]int{3}, 0, 0, 0), f64([]int{2}, 1, 2), f64([]int{3}, 1, 0, 0)},
+	} {
+		d, _ := ops.Lookup(c.op)
+		for mode := int64(0); mode < 4; mode++ {
+			a := ops.Args{I: []int64{mode}}
+			if _, err := d.Infer([]ops.Info{infoOf(c.p), infoOf(c.w), infoOf(c.lab)}, &a); err == nil || !strings.Contains(err.Error(), "weights") {
+				t.Errorf("%s mode %d, weights %v for predictions %v: infer error %v", c.op, mode, c.w.Shape(), c.p.Shape(), err)
+			}
+			if _, err := d.Run(nil, []*ndarray.Array{c.p, c.w, c.lab}, &a); err == nil || !strings.Contains(err.Error(), "weights") {
+				t.Errorf("%s mode %d, weights %v for predictions %v: run error %v", c.op, mode, c.w.Shape(), c.p.Shape(), err)
+			}
+		}
+	}
+}
