@@ -21,16 +21,10 @@ const (
 func lossMode(a *Args) LossReduce { return LossReduce(a.Int(0, int64(LossMeanByNonzeroWeightCount))) }
 
 // lossReduce weights the per-element losses l and reduces them.
-// The weights broadcast to l's shape, not beyond it (as libnd4j's, and as
-// the gradients assume).
 func lossReduce(l, w *ndarray.Array, mode LossReduce) (*ndarray.Array, error) {
-	wb, err := ndarray.BroadcastTo(w, l.Shape()...)
+	wl, err := ndarray.Binary(ndarray.Mul, l, w)
 	if err != nil {
 		return nil, fmt.Errorf("weights of shape %v do not fit losses of shape %v: %w", w.Shape(), l.Shape(), err)
-	}
-	wl, err := ndarray.Binary(ndarray.Mul, l, wb)
-	if err != nil {
-		return nil, err
 	}
 	if mode == LossNone {
 		return wl, nil
@@ -38,6 +32,10 @@ func lossReduce(l, w *ndarray.Array, mode LossReduce) (*ndarray.Array, error) {
 	sum, err := ndarray.Reduce(ndarray.Sum, wl, nil, false)
 	if err != nil || mode == LossSum {
 		return sum, err
+	}
+	wb, err := ndarray.BroadcastTo(w, wl.Shape()...)
+	if err != nil {
+		return nil, err
 	}
 	denom, err := lossDenom(wb, mode)
 	if err != nil {
@@ -80,30 +78,20 @@ func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Ar
 		if w.DType != p.DType || l.DType != p.DType {
 			return nil, fmt.Errorf("%s: predictions %v, weights %v and labels %v must have one dtype", name, p.DType, w.DType, l.DType)
 		}
-		// The per-element losses have the broadcast shape of predictions
-		// and labels (the labels may have more axes than predictions).
-		pl, err := BroadcastInfo(p, l)
-		if err != nil {
+		if _, err := BroadcastInfo(p, l); err != nil {
 			return nil, fmt.Errorf("%s: predictions %v and labels %v: %w", name, p.Shape, l.Shape, err)
 		}
 		mode := lossMode(a)
 		if mode < 0 || mode > 3 {
 			return nil, fmt.Errorf("%s: unknown loss reduction %d (want 0..3)", name, mode)
 		}
-		if !pl.UnknownRank && !w.UnknownRank {
-			pe := perElem(pl)
-			b, err := BroadcastInfo(Info{DType: w.DType, Shape: pe}, w)
-			if err != nil || !(Info{Shape: pe}).Admits(b.Shape) {
-				return nil, fmt.Errorf("%s: weights of shape %v do not fit losses of shape %v", name, w.Shape, pe)
-			}
-		}
 		if mode != LossNone {
 			return infos(Info{DType: p.DType, Shape: []int{}}), nil
 		}
-		if pl.UnknownRank {
+		if p.UnknownRank {
 			return infos(Info{DType: p.DType, UnknownRank: true}), nil
 		}
-		return infos(Info{DType: p.DType, Shape: perElem(pl)}), nil
+		return infos(Info{DType: p.DType, Shape: perElem(p)}), nil
 	}
 }
 

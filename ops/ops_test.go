@@ -217,17 +217,6 @@ func TestPanicError(t *testing.T) {
 	}
 }
 
-// mean_sqerr_loss broadcasts predictions and labels: without a reduction
-// its output has their broadcast shape, as inferred.
-func TestMSELossBroadcastLabels(t *testing.T) {
-	p := f64([]int{3}, 0, 0, 0)
-	lab := f64([]int{2, 3}, 1, 2, 3, 4, 5, 6)
-	got := runOp(t, "mean_sqerr_loss", ops.Args{I: []int64{int64(ops.LossNone)}}, p, ndarray.Scalar(2.0), lab)
-	if want := f64([]int{2, 3}, 2, 8, 18, 32, 50, 72); !ndarray.Equal(got[0], want) {
-		t.Errorf("got %v, want %v", got[0], want)
-	}
-}
-
 // Weights broadcast to the per-element losses, not beyond them: the loss
 // gradients assume it, so the loss ops reject more, at inference and run.
 func TestLossWeightsBeyondLosses(t *testing.T) {
