@@ -1,11 +1,13 @@
 package exec_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
 )
 
 // A matrix product of a vector with a batch of matrices whose batch size is
@@ -37,6 +39,71 @@ func TestMatMulVectorWithUnknownBatch(t *testing.T) {
 		}
 		if got := out["z"].Shape(); !ndarray.SameShape(got, c.want) {
 			t.Errorf("%v x %v: shape %v, want %v", c.xa, c.ya, got, c.want)
+		}
+	}
+}
+
+// A loss's labels must fit its predictions, and its weights its per-element
+// losses: numpy-style broadcasting both ways turned predictions [2 1] and
+// labels [2] (or weights [2]) into a [2 2] grid of losses, whose mean was
+// silently returned.
+func TestLossShapesMustFit(t *testing.T) {
+	f64 := func(shape []int, v ...float64) *ndarray.Array {
+		return ndarray.Must(ndarray.Reshape(ndarray.Must(ndarray.FromSlice(v)), shape...))
+	}
+	cases := []struct {
+		name         string
+		pred, lab, w *ndarray.Array
+		reduce       ops.LossReduce
+		opName       string
+	}{
+		{"labels [2] for predictions [2 1]", f64([]int{2, 1}, 1, 3), f64([]int{2}, 0, 0), nil, ops.LossMeanByNonzeroWeightCount, "mean_sqerr_loss"},
+		{"weights [2] for losses [2 1]", f64([]int{2, 1}, 1, 3), f64([]int{2, 1}, 0, 0), f64([]int{2}, 1, 0), ops.LossMeanByNonzeroWeightCount, "mean_sqerr_loss"},
+		{"weights [2 1] for losses [2]", f64([]int{2}, 1, 3), f64([]int{2}, 0, 0), f64([]int{2, 1}, 1, 0), ops.LossSum, "mean_sqerr_loss"},
+		{"weights [2 2] for losses [2]", f64([]int{2, 2}, 1, 3, 0, 1), f64([]int{2, 2}, 0, 1, 1, 0), f64([]int{2, 2}, 1, 0, 1, 0), ops.LossSum, "softmax_cross_entropy_loss"},
+	}
+	for _, c := range cases {
+		g := graph.New()
+		p := g.Placeholder("p", ndarray.Float64, c.pred.Shape()...)
+		l := g.Placeholder("l", ndarray.Float64, c.lab.Shape()...)
+		var w *graph.Variable
+		feeds := map[string]*ndarray.Array{"p": c.pred, "l": c.lab}
+		if c.w != nil {
+			w = g.Placeholder("w", ndarray.Float64, c.w.Shape()...)
+			feeds["w"] = c.w
+		}
+		loss := g.Loss().Weighted(c.opName, l, p, w, c.reduce)
+		if loss.Err() != nil {
+			if !strings.Contains(loss.Err().Error(), c.opName) {
+				t.Errorf("%s: the build error does not name the op: %v", c.name, loss.Err())
+			}
+			continue
+		}
+		out, err := exec.Output(g, feeds, loss.Name())
+		if err == nil {
+			t.Errorf("%s: accepted, loss %v", c.name, out[loss.Name()])
+		}
+		// Unknown sizes defer the check to the run, which must make it too.
+		g = graph.New()
+		unknown := func(a *ndarray.Array) []int {
+			s := make([]int, a.Rank())
+			for i := range s {
+				s[i] = -1
+			}
+			return s
+		}
+		p = g.Placeholder("p", ndarray.Float64, unknown(c.pred)...)
+		l = g.Placeholder("l", ndarray.Float64, unknown(c.lab)...)
+		w = nil
+		if c.w != nil {
+			w = g.Placeholder("w", ndarray.Float64, unknown(c.w)...)
+		}
+		loss = g.Loss().Weighted(c.opName, l, p, w, c.reduce)
+		if loss.Err() != nil {
+			continue
+		}
+		if out, err := exec.Output(g, feeds, loss.Name()); err == nil {
+			t.Errorf("%s, sizes unknown while building: accepted, loss %v", c.name, out[loss.Name()])
 		}
 	}
 }

@@ -22,9 +22,15 @@ func lossMode(a *Args) LossReduce { return LossReduce(a.Int(0, int64(LossMeanByN
 
 // lossReduce weights the per-element losses l and reduces them.
 func lossReduce(l, w *ndarray.Array, mode LossReduce) (*ndarray.Array, error) {
+	// The weights broadcast to the losses, not the other way round: a
+	// multiply broadcasting both ways would turn losses [n 1] and weights
+	// [n] into an [n n] grid, and reduce that.
+	if !ndarray.CanBroadcastTo(w.Shape(), l.Shape()) {
+		return nil, fmt.Errorf("weights of shape %v do not broadcast to the losses' shape %v", w.Shape(), l.Shape())
+	}
 	wl, err := ndarray.Binary(ndarray.Mul, l, w)
 	if err != nil {
-		return nil, fmt.Errorf("weights of shape %v do not fit losses of shape %v: %w", w.Shape(), l.Shape(), err)
+		return nil, err
 	}
 	if mode == LossNone {
 		return wl, nil
@@ -78,21 +84,44 @@ func lossInfer(name string, perElem func(pred Info) []int) func(in []Info, a *Ar
 		if w.DType != p.DType || l.DType != p.DType {
 			return nil, fmt.Errorf("%s: predictions %v, weights %v and labels %v must have one dtype", name, p.DType, w.DType, l.DType)
 		}
-		if _, err := BroadcastInfo(p, l); err != nil {
-			return nil, fmt.Errorf("%s: predictions %v and labels %v: %w", name, p.Shape, l.Shape, err)
+		if !broadcastsTo(l, p) {
+			return nil, fmt.Errorf("%s: labels of shape %v do not broadcast to the predictions' shape %v", name, l.Shape, p.Shape)
 		}
 		mode := lossMode(a)
 		if mode < 0 || mode > 3 {
 			return nil, fmt.Errorf("%s: unknown loss reduction %d (want 0..3)", name, mode)
 		}
+		per := Info{DType: p.DType, UnknownRank: true}
+		if !p.UnknownRank {
+			per = Info{DType: p.DType, Shape: perElem(p)}
+		}
+		if !broadcastsTo(w, per) {
+			return nil, fmt.Errorf("%s: weights of shape %v do not broadcast to the losses' shape %v", name, w.Shape, per.Shape)
+		}
 		if mode != LossNone {
 			return infos(Info{DType: p.DType, Shape: []int{}}), nil
 		}
-		if p.UnknownRank {
-			return infos(Info{DType: p.DType, UnknownRank: true}), nil
-		}
-		return infos(Info{DType: p.DType, Shape: perElem(p)}), nil
+		return infos(per), nil
 	}
+}
+
+// broadcastsTo reports whether a value of a's shape may broadcast to b's
+// (one way, as ndarray.CanBroadcastTo), counting unknown sizes and ranks as
+// fitting: the run checks those.
+func broadcastsTo(a, b Info) bool {
+	if a.UnknownRank || b.UnknownRank {
+		return true
+	}
+	if len(a.Shape) > len(b.Shape) {
+		return false
+	}
+	d := len(b.Shape) - len(a.Shape)
+	for i, s := range a.Shape {
+		if s != 1 && s >= 0 && b.Shape[i+d] >= 0 && s != b.Shape[i+d] {
+			return false
+		}
+	}
+	return true
 }
 
 var MSELossOp = Register(&Def{
@@ -100,6 +129,9 @@ var MSELossOp = Register(&Def{
 	Doc:   "weighted (predictions - labels)²; inputs predictions, weights, labels; int arg 0 the LossReduce (default 3)",
 	Infer: lossInfer("mean_sqerr_loss", func(p Info) []int { return p.Shape }),
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		if !ndarray.CanBroadcastTo(in[2].Shape(), in[0].Shape()) {
+			return nil, fmt.Errorf("labels of shape %v do not broadcast to the predictions' shape %v", in[2].Shape(), in[0].Shape())
+		}
 		d, err := ndarray.Binary(ndarray.SquaredDiff, in[0], in[2])
 		if err != nil {
 			return nil, err
