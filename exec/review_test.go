@@ -107,3 +107,40 @@ func TestLossShapesMustFit(t *testing.T) {
 		}
 	}
 }
+
+// Outputs that share a buffer are not the caller's alone, in plans with
+// control flow too: there the run counts holds only on its leaves' buffers,
+// so two outputs on a donated feed's buffer both passed as exclusive, and
+// recycling or writing one changed the other.
+func TestExclusiveSharedOutputsWithControlFlow(t *testing.T) {
+	g, _, acc := countdown(t)
+	x, _ := g.Variable("x")
+	g.Identity(x).Named("xi")
+	x.Reshape(2, 1).Named("xr")
+	for _, outs := range [][]string{{"xi", "xr"}, {acc.Name(), "xi", "xr"}} {
+		s := exec.New(g)
+		feeds := map[string]*ndarray.Array{"n": scalar(2), "x": f64s(1, 2)}
+		out, err := s.Exec(exec.Request{Feeds: feeds, Outputs: outs, Donate: []string{"x"}, Recyclable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !out["xi"].SameBuffer(out["xr"]) {
+			t.Fatal("the outputs do not share a buffer: this test needs them to")
+		}
+		for _, n := range []string{"xi", "xr"} {
+			if s.Exclusive(out[n]) {
+				t.Errorf("outputs %v: Exclusive(%s) = true, but %s shares its buffer with another output", outs, n, n)
+			}
+		}
+		// Handing xi back must not let a later run write into xr.
+		keep := ndarray.Copy(out["xr"])
+		s.Recycle(out["xi"])
+		feeds["x"] = f64s(5, 6)
+		if _, err := s.Exec(exec.Request{Feeds: feeds, Outputs: outs, Donate: []string{"x"}}); err != nil {
+			t.Fatal(err)
+		}
+		if !ndarray.Equal(out["xr"], keep) {
+			t.Errorf("outputs %v: after recycling xi, a later run changed xr from %v to %v", outs, keep, out["xr"])
+		}
+	}
+}

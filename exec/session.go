@@ -202,15 +202,30 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 		out[p.names[i]] = ru.vals[sl]
 	}
 	if r.Recyclable {
-		for _, a := range out {
+		for n, a := range out {
 			// Only a buffer the run allocated and that no other output
-			// shares can be given back.
-			if st, ok := ru.bufs[a.Buffer()]; ok && st.owned && st.refs == 1 {
+			// shares can be given back. Plans with control flow count
+			// holds only on their leaves' buffers (see execDynamic), so
+			// refs cannot tell whether other outputs share it: compare.
+			if st, ok := ru.bufs[a.Buffer()]; ok && st.owned && st.refs == 1 && !sharedWithOther(out, n) {
 				s.handed.add(a.Buffer())
 			}
 		}
 	}
 	return out, nil
+}
+
+// sharedWithOther reports whether another output than out[name] is on its
+// buffer. Requests name few outputs: comparing allocates nothing, unlike a
+// map, in a training step that should allocate nothing.
+func sharedWithOther(out map[string]*ndarray.Array, name string) bool {
+	b := out[name].Buffer()
+	for n, a := range out {
+		if n != name && a.Buffer() == b {
+			return true
+		}
+	}
+	return false
 }
 
 // planFor returns the cached plan for these outputs, or builds one. The
