@@ -349,6 +349,9 @@ func Evaluate(s *exec.Session, data Iterator, features []string, output string) 
 		if len(b.Labels) == 0 {
 			return nil, fmt.Errorf("train: evaluation needs labels")
 		}
+		if len(b.Features) < len(features) {
+			return nil, fmt.Errorf("train: a batch has %d feature arrays; evaluation feeds %d placeholders %v", len(b.Features), len(features), features)
+		}
 		for i, n := range features {
 			feeds[n] = b.Features[i]
 		}
