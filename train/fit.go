@@ -382,6 +382,10 @@ func Evaluate(s *exec.Session, data Iterator, features []string, output string) 
 		if s := out[output].Shape(); len(s) > 0 {
 			k = s[len(s)-1]
 		}
+		if ev.Confusion != nil && len(ev.Confusion) != k {
+			// The matrix's rows were made k wide for the first batch.
+			return nil, fmt.Errorf("train: output %q gives %d classes, %d in earlier batches", output, k, len(ev.Confusion))
+		}
 		for len(ev.Confusion) < k {
 			ev.Confusion = append(ev.Confusion, make([]int, k))
 		}

@@ -52,3 +52,71 @@ func TestEvaluateBatchWithTooFewFeatures(t *testing.T) {
 		t.Errorf("Evaluate of a batch with 1 feature array for 2 placeholders: %v", err)
 	}
 }
+
+// The confusion matrix is k×k for the output's k classes; an output whose
+// number of classes changes between batches is an error naming both, not
+// a panic on the shorter rows.
+func TestEvaluateClassCountChanges(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, -1, -1)
+	g.Identity(x).Named("y")
+	f := func(shape []int, v ...float64) *ndarray.Array {
+		return ndarray.Must(ndarray.Reshape(ndarray.Must(ndarray.FromSlice(v)), shape...))
+	}
+	it := &listIter{b: []*train.Batch{
+		{Features: []*ndarray.Array{f([]int{1, 2}, 1, 0)}, Labels: []*ndarray.Array{i64s(0)}},
+		{Features: []*ndarray.Array{f([]int{1, 3}, 0, 0, 1)}, Labels: []*ndarray.Array{i64s(0)}},
+	}}
+	var err error
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("Evaluate panicked: %v", r)
+			}
+		}()
+		_, err = train.Evaluate(exec.New(g), it, []string{"x"}, "y")
+	}()
+	if err == nil || !strings.Contains(err.Error(), "2") || !strings.Contains(err.Error(), "3") {
+		t.Errorf("Evaluate of 2 then 3 classes: %v", err)
+	}
+}
+
+// Accuracy and the confusion matrix of a known set of predictions, over
+// batches of uneven size, with one-hot and with index labels.
+func TestEvaluateKnownConfusion(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, -1, 3)
+	g.Identity(x).Named("y")
+	onehot := func(rows ...int) *ndarray.Array {
+		a := ndarray.Must(ndarray.Zeros(ndarray.Float64, len(rows), 3))
+		for i, r := range rows {
+			ndarray.Raw[float64](a)[i*3+r] = 1
+		}
+		return a
+	}
+	// predictions 0 1 2 2 | 1 0 2 against truth 0 1 1 2 | 0 0 2.
+	for _, labels := range [][]*ndarray.Array{
+		{onehot(0, 1, 1, 2), onehot(0, 0, 2)},
+		{i64s(0, 1, 1, 2), i64s(0, 0, 2)},
+	} {
+		it := &listIter{b: []*train.Batch{
+			{Features: []*ndarray.Array{onehot(0, 1, 2, 2)}, Labels: labels[:1]},
+			{Features: []*ndarray.Array{onehot(1, 0, 2)}, Labels: labels[1:]},
+		}}
+		ev, err := train.Evaluate(exec.New(g), it, []string{"x"}, "y")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := [][]int{{2, 1, 0}, {0, 1, 1}, {0, 0, 2}}
+		if ev.Total != 7 || ev.Correct != 5 || ev.Accuracy() != 5.0/7 {
+			t.Errorf("total %d correct %d accuracy %v, want 7, 5, 5/7", ev.Total, ev.Correct, ev.Accuracy())
+		}
+		for i := range want {
+			for j := range want[i] {
+				if ev.Confusion[i][j] != want[i][j] {
+					t.Fatalf("confusion %v, want %v", ev.Confusion, want)
+				}
+			}
+		}
+	}
+}
