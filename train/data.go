@@ -56,6 +56,10 @@ func NewArrayIterator(features, labels []*ndarray.Array, batchSize int, rng *ran
 		if a.Rank() == 0 {
 			return nil, fmt.Errorf("train: a data array is a scalar; rows are along the first axis")
 		}
+		if !a.DType().Computable() {
+			// gatherRows copies rows of the dtypes sdgo computes with.
+			return nil, fmt.Errorf("train: a data array is %v; batches hold numbers or bools", a.DType())
+		}
 		if n >= 0 && a.Shape()[0] != n {
 			return nil, fmt.Errorf("train: data arrays have %d and %d rows", n, a.Shape()[0])
 		}

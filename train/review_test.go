@@ -120,3 +120,24 @@ func TestEvaluateKnownConfusion(t *testing.T) {
 		}
 	}
 }
+
+// Data of a dtype the iterator cannot copy rows of (strings) is an error
+// from NewArrayIterator, not a panic from the first Next.
+func TestArrayIteratorRejectsStrings(t *testing.T) {
+	feats := []*ndarray.Array{ndarray.Must(ndarray.Zeros(ndarray.Float64, 4, 2))}
+	labels := []*ndarray.Array{ndarray.Must(ndarray.FromStrings([]string{"a", "b", "c", "d"}, 4))}
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Fatalf("panic: %v", r)
+			}
+		}()
+		it, err := train.NewArrayIterator(feats, labels, 2, nil)
+		if err == nil {
+			it.Next()
+			t.Error("NewArrayIterator accepted string labels")
+		} else if !strings.Contains(err.Error(), "utf8") {
+			t.Errorf("the error does not name the dtype: %v", err)
+		}
+	}()
+}
