@@ -144,3 +144,24 @@ func TestExclusiveSharedOutputsWithControlFlow(t *testing.T) {
 		}
 	}
 }
+
+// invert_permutation takes a vector: a matrix or a scalar is an error that
+// says so, while building and (for an unknown rank) when running, not an
+// output the executor finds of another shape than inferred.
+func TestInvertPermutationNeedsVector(t *testing.T) {
+	m := ndarray.Must(ndarray.Reshape(ndarray.Must(ndarray.FromSlice([]int64{1, 0})), 1, 2))
+	g := graph.New()
+	if v := g.Apply("invert_permutation", ops.Args{}, g.Const("p", m)); v.Err() == nil || !strings.Contains(v.Err().Error(), "vector") {
+		t.Errorf("invert_permutation of a [1 2] constant built: %v", v.Err())
+	}
+	g = graph.New()
+	p := g.Placeholder("p", ndarray.Int64)
+	unknownRank, err := g.Op("invert_permutation", ops.Args{}, g.Apply("reshape", ops.Args{}, p, g.Placeholder("s", ndarray.Int64, -1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = exec.Output(g, map[string]*ndarray.Array{"p": ndarray.Scalar(int64(0)), "s": ndarray.Must(ndarray.FromSlice([]int64{1, 1}))}, unknownRank[0].Name())
+	if err == nil || !strings.Contains(err.Error(), "vector") {
+		t.Errorf("invert_permutation of a [1 1] array: %v", err)
+	}
+}

@@ -404,9 +404,15 @@ var InvertPermutationOp = Register(&Def{
 		if !in[0].DType.IsInt() {
 			return nil, fmt.Errorf("invert_permutation needs an integer vector, not %v", in[0].DType)
 		}
+		if !in[0].UnknownRank && len(in[0].Shape) != 1 {
+			return nil, fmt.Errorf("invert_permutation needs an integer vector, not shape %v", in[0].Shape)
+		}
 		return infos(same(in[0])), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		if in[0].Rank() != 1 {
+			return nil, fmt.Errorf("invert_permutation needs an integer vector, not shape %v", in[0].Shape())
+		}
 		p, err := arrayInts("the permutation", in[0])
 		if err != nil {
 			return nil, err
