@@ -133,7 +133,7 @@ func TestExclusiveSharedOutputsWithControlFlow(t *testing.T) {
 			}
 		}
 		// Handing xi back must not let a later run write into xr.
-		keep := ndarray.Copy(out["xr"])
+		keep := ndarray.Must(ndarray.Copy(out["xr"]))
 		s.Recycle(out["xi"])
 		feeds["x"] = f64s(5, 6)
 		if _, err := s.Exec(exec.Request{Feeds: feeds, Outputs: outs, Donate: []string{"x"}}); err != nil {

@@ -52,7 +52,7 @@ func refEval(t testing.TB, g *graph.Graph, feeds map[string]*ndarray.Array, name
 		if !ok {
 			t.Fatalf("reference: no %q", n)
 		}
-		out[n] = ndarray.Copy(eval(v))
+		out[n] = ndarray.Must(ndarray.Copy(eval(v)))
 	}
 	return out
 }
@@ -154,7 +154,7 @@ func TestRandomGraphsMatchReference(t *testing.T) {
 		leafCopies := map[string]*ndarray.Array{}
 		for _, v := range g.Variables() {
 			if v.Type() == graph.VARIABLE || v.Type() == graph.CONSTANT {
-				leafCopies[v.Name()] = ndarray.Copy(v.Value())
+				leafCopies[v.Name()] = ndarray.Must(ndarray.Copy(v.Value()))
 			}
 		}
 		s := exec.New(g)
@@ -179,14 +179,14 @@ func TestRandomGraphsMatchReference(t *testing.T) {
 						return
 					}
 					feeds := map[string]*ndarray.Array{"x": randFeed(rng), "y": randFeed(rng)}
-					feedCopies := map[string]*ndarray.Array{"x": ndarray.Copy(feeds["x"]), "y": ndarray.Copy(feeds["y"])}
+					feedCopies := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Copy(feeds["x"])), "y": ndarray.Must(ndarray.Copy(feeds["y"]))}
 					// Worker 1 donates x; worker 2 asks for recyclable
 					// outputs and hands them back once checked.
 					rq := exec.Request{Feeds: feeds, Outputs: req, Recyclable: w == 2}
 					if w == 1 {
 						rq.Donate = []string{"x"}
 						delete(feedCopies, "x")
-						feedCopies["x"] = ndarray.Copy(feeds["x"])
+						feedCopies["x"] = ndarray.Must(ndarray.Copy(feeds["x"]))
 					}
 					got, err := s.Exec(rq)
 					if err != nil {
@@ -217,7 +217,7 @@ func TestRandomGraphsMatchReference(t *testing.T) {
 					}
 					mu.Lock()
 					for _, n := range req {
-						held = append(held, kept{got[n], ndarray.Copy(got[n]), fmt.Sprintf("worker %d run %d output %q", w, r, n)})
+						held = append(held, kept{got[n], ndarray.Must(ndarray.Copy(got[n])), fmt.Sprintf("worker %d run %d output %q", w, r, n)})
 					}
 					for _, h := range held {
 						if !ndarray.Equal(h.a, h.copy) {
