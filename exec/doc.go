@@ -8,6 +8,10 @@
 // and recycles released buffers in later ops and later runs, so that a
 // training loop reaches a steady state without allocating.
 //
+// Outputs are values that nothing changes later: an output on a
+// VARIABLE's buffer (the variable itself, or a reshape or view of it) is a
+// copy, because a trainer updates its variables' arrays in place.
+//
 // Listeners see every op before and after it runs; the validation
 // listeners and the training loop hook in there.
 //

@@ -3,6 +3,7 @@ package exec_test
 import (
 	"errors"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -321,5 +322,35 @@ func TestOutputAboveMemoryIsAnError(t *testing.T) {
 	}
 	if want := ndarray.Must(ndarray.FromSlice([]bool{false, true}, 2, 1)); !ndarray.Equal(out["gt"], want) {
 		t.Errorf("after the failed run: %v, want %v", out["gt"], want)
+	}
+}
+
+// Outputs on a VARIABLE's buffer (the variable, an identity, a reshape, a
+// view of it) stay as they were when a trainer later updates the variable's
+// array in place; a CONSTANT's, which nothing updates, is handed out as is.
+func TestOutputsOnVariablesAreCopies(t *testing.T) {
+	g := graph.New()
+	w := g.Var("w", ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3, 4}, 2, 2)))
+	c := g.Const("c", ndarray.Must(ndarray.FromSlice([]float64{5, 6}, 2)))
+	id := g.Identity(w).Named("id")
+	flat := w.Reshape(4).Named("flat")
+	row := w.View(createview.Point(-1)).Named("row")
+	s := exec.New(g)
+	out, err := s.Output(nil, "w", id.Name(), flat.Name(), row.Name(), "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What train.Trainer.Step does to its variables.
+	if err := ndarray.UnaryInto(ndarray.Neg, w.Value(), w.Value(), 0); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]float64{"w": {1, 2, 3, 4}, "id": {1, 2, 3, 4}, "flat": {1, 2, 3, 4}, "row": {3, 4}, "c": {5, 6}}
+	for n, v := range want {
+		if got := out[n].Float64s(); !slices.Equal(got, v) {
+			t.Errorf("output %q = %v after the variable changed, want %v", n, got, v)
+		}
+	}
+	if !out["c"].SameBuffer(c.Value()) {
+		t.Errorf("the constant's output was copied")
 	}
 }

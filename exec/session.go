@@ -199,7 +199,16 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 	}
 	out := make(map[string]*ndarray.Array, len(p.outputs))
 	for i, sl := range p.outputs {
-		out[p.names[i]] = ru.vals[sl]
+		a := ru.vals[sl]
+		if slices.Contains(ru.varBufs, a.Buffer()) {
+			// A trainer updates its variables' arrays in place (package
+			// train), so an output on one would change under the caller
+			// at the next step: it gets a copy.
+			if a, err = ndarray.Copy(a); err != nil {
+				return nil, fmt.Errorf("exec: output %q: %w", p.names[i], err)
+			}
+		}
+		out[p.names[i]] = a
 	}
 	if r.Recyclable {
 		for n, a := range out {
@@ -280,7 +289,8 @@ type run struct {
 	left      []int32 // reads still to come, per slot
 	bufs      map[*ndarray.Buffer]bufState
 	listeners []Listener
-	cur       *step // the step running, for overwrite decisions
+	cur       *step             // the step running, for overwrite decisions
+	varBufs   []*ndarray.Buffer // the buffers of the VARIABLEs' values
 	ctx       *ops.Ctx
 }
 
@@ -301,6 +311,8 @@ func (s *Session) getRun(p *plan) *run {
 func (s *Session) putRun(ru *run) {
 	clear(ru.vals)
 	clear(ru.bufs)
+	clear(ru.varBufs)
+	ru.varBufs = ru.varBufs[:0]
 	ru.ctx.ResetState() // drop what stateful ops kept (tensor arrays)
 	ru.listeners = ru.listeners[:0]
 	ru.p, ru.cur = nil, nil
@@ -321,6 +333,7 @@ func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
 	p := ru.p
 	ru.vals = slices.Grow(ru.vals[:0], len(p.vars))[:len(p.vars)]
 	ru.left = append(ru.left[:0], p.uses...)
+	ru.varBufs = ru.varBufs[:0]
 	if ru.bufs == nil {
 		ru.bufs = make(map[*ndarray.Buffer]bufState, len(p.vars))
 	}
@@ -345,7 +358,11 @@ func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
 			if a == nil {
 				return fmt.Errorf("exec: %w: placeholder %q (%v%v) is needed but not fed", ErrFeed, v.Name(), v.DType(), v.Shape())
 			}
-		case graph.VARIABLE, graph.CONSTANT:
+		case graph.VARIABLE:
+			if a = v.ValueLocked(); a != nil {
+				ru.varBufs = append(ru.varBufs, a.Buffer())
+			}
+		case graph.CONSTANT:
 			a = v.ValueLocked()
 		}
 		if a == nil {

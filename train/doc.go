@@ -7,5 +7,6 @@
 //
 // The gradient is built into the graph once (package autodiff) and each step
 // runs it with package exec; variables are updated in place, so a running
-// Fit owns the graph's variable arrays.
+// Fit owns the graph's variable arrays: Variable.Value returns the live
+// array, while outputs of a session run are copies that keep their values.
 package train

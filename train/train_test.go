@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/train"
@@ -363,5 +364,35 @@ func TestL2WithSharedGradients(t *testing.T) {
 	checkW(t, c, -1, -1)
 	if got := feed.Float64s(); got[0] != 1 || got[1] != 1 {
 		t.Errorf("the feed changed to %v", got)
+	}
+}
+
+// An array a session handed out stays as it was when a training step then
+// updates the variable it came from: the trainer updates its variables'
+// arrays in place, and exec copies outputs on them.
+func TestStepLeavesEarlierOutputsAlone(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, -1, 1)
+	y := g.Placeholder("y", ndarray.Float64, -1, 1)
+	w := g.Var("w", ndarray.Must(ndarray.FromSlice([]float64{1}, 1, 1)))
+	g.Loss().MeanSquaredError(y, x.MatMul(w)).Named("loss")
+	tr, err := train.New(g, &train.Config{Updater: train.NewSGD(0.1), Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := exec.New(g).Output(nil, "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &train.Batch{Features: []*ndarray.Array{ndarray.Must(ndarray.FromSlice([]float64{1}, 1, 1))},
+		Labels: []*ndarray.Array{ndarray.Must(ndarray.FromSlice([]float64{3}, 1, 1))}}
+	if _, err := tr.Step(b); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Value().Float64s()[0]; math.Abs(got-1.4) > 1e-12 { // 1 - 0.1 * 2(1-3)
+		t.Errorf("w after one step = %v, want 1.4", got)
+	}
+	if got := before["w"].Float64s()[0]; got != 1 {
+		t.Errorf("the output fetched before the step changed to %v", got)
 	}
 }
