@@ -27,7 +27,8 @@ import (
 // String arrays (UTF8, UTF16, UTF32) come in two layouts in real files:
 // libnd4j's (n+1) int64 offsets (native little-endian whatever byteOrder
 // says) followed by the bytes, and ND4J's int64 count, (n+1) int64 offsets
-// in byteOrder, then the bytes. Both are read. In memory sdgo keeps libnd4j's
+// in byteOrder, then the bytes. Both are read, and 'f'-order ones reordered
+// into C order. In memory sdgo keeps libnd4j's
 // layout in native byte order (see ndarray.FromStrings); files are written
 // in libnd4j's layout when little-endian and in ND4J's when big-endian, the
 // layout each side's reader expects.
@@ -135,7 +136,11 @@ func arrayFromRaw(a *rawArray, dtHint ndarray.DType) (loadedArray, error) {
 	n := int(s.numElements())
 	var data []byte
 	if isString(dt) {
-		data, err = canonicalStrings(a.Buffer, n, byteOrderOf(a.ByteOrder))
+		var fOrder []int // string arrays cannot be permuted: reorder the elements here
+		if s.Order == orderF && needsReorder(shape) {
+			fOrder = shape
+		}
+		data, err = canonicalStrings(a.Buffer, n, byteOrderOf(a.ByteOrder), fOrder)
 		if err != nil {
 			return loadedArray{}, err
 		}
@@ -230,12 +235,35 @@ func stringOffsets(buf []byte, n int, bo binary.ByteOrder) (offs []uint64, data 
 
 // canonicalStrings rewrites a string array buffer into sdgo's in-memory
 // layout: n+1 native-order int64 offsets, then exactly the bytes they index.
-func canonicalStrings(buf []byte, n int, bo binary.ByteOrder) ([]byte, error) {
+// A non-nil fShape says the buffer lists the elements of that shape in 'f'
+// order; they are written in C order.
+func canonicalStrings(buf []byte, n int, bo binary.ByteOrder, fShape []int) ([]byte, error) {
 	offs, data, ok := stringOffsets(buf, n, bo)
 	if !ok {
 		return nil, fmt.Errorf("string array of %d elements: the offsets in its %d-byte buffer are inconsistent", n, len(buf))
 	}
-	return encodeStringBuffer(offs, data[:offs[n]], nativeBO, false), nil
+	if fShape == nil {
+		return encodeStringBuffer(offs, data[:offs[n]], nativeBO, false), nil
+	}
+	c := make([]byte, 0, offs[n])
+	cOffs := make([]uint64, 1, n+1)
+	idx := make([]int, len(fShape)) // C-order position, last axis fastest
+	for range n {
+		f, step := 0, 1 // the 'f'-order position: first axis fastest
+		for k, i := range idx {
+			f += i * step
+			step *= fShape[k]
+		}
+		c = append(c, data[offs[f]:offs[f+1]]...)
+		cOffs = append(cOffs, uint64(len(c)))
+		for k := len(idx) - 1; k >= 0; k-- {
+			if idx[k]++; idx[k] < fShape[k] {
+				break
+			}
+			idx[k] = 0
+		}
+	}
+	return encodeStringBuffer(cOffs, c, nativeBO, false), nil
 }
 
 // encodeStringBuffer lays out strings given as n+1 offsets into data: the

@@ -517,6 +517,32 @@ func TestStringArrayLayouts(t *testing.T) {
 	}
 }
 
+// TestFOrderStringArray: a string array stored in 'f' order reads in C
+// order, in both layouts (libnd4j's little-endian one and ND4J's big-endian
+// one with the count first), like the fixed-width arrays do.
+func TestFOrderStringArray(t *testing.T) {
+	// Element (i,j) of the 2x3 array is "ij"; 'f' order lists column by column.
+	f := []string{"00", "10", "01", "11", "02", "12"}
+	offs := []uint64{0}
+	var data []byte
+	for _, s := range f {
+		data = append(data, s...)
+		offs = append(offs, uint64(len(data)))
+	}
+	for _, bo := range []fb.ByteOrder{fb.ByteOrderLE, fb.ByteOrderBE} {
+		a := rawArray{ShapeInfo: []int64{2, 2, 3, 1, 2, arrayUTF8, 1, 'f'}, DType: fb.DTypeUTF8, ByteOrder: bo,
+			Buffer: encodeStringBuffer(offs, data, bo, bo == fb.ByteOrderBE)}
+		la, err := arrayFromRaw(&a, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := ndarray.Strings(la.arr)
+		if err != nil || fmt.Sprint(la.arr.Shape(), s) != "[2 3] [00 01 02 10 11 12]" {
+			t.Errorf("byte order %v: %v %q %v", bo, la.arr.Shape(), s, err)
+		}
+	}
+}
+
 // TestArrayFromRawLayouts: 'f' order, non-canonical strides of size-1 axes,
 // the two rank-0 lengths, empty arrays (also rank-0 ones), bools other than 0
 // and 1, and zero-copy use of little-endian buffers.
