@@ -813,6 +813,10 @@ func (l *loader) finish() error {
 				st[u.ParamName] = m
 			}
 			for k, key := range u.Keys {
+				if _, dup := m[key]; dup {
+					// One of the two arrays would be dropped without a word.
+					return fmt.Errorf("serialize: updater state %q of %q is given twice", key, u.ParamName)
+				}
 				la, err := arrayFromRaw(&u.Values[k], ndarray.Invalid)
 				if err != nil {
 					return fmt.Errorf("serialize: updater state %q of %q: %w", key, u.ParamName, err)

@@ -111,6 +111,14 @@ func TestLoadHostileGraphs(t *testing.T) {
 		{"updater state", func(r *rawGraph) {
 			r.UpdaterState = []rawUpdaterState{{ParamName: "a", Keys: []string{"M", "V"}, Values: []rawArray{*f32Raw([]int64{1}, 1)}}}
 		}, []string{`"a"`, "2 keys, 1 arrays"}},
+		{"updater state key twice", func(r *rawGraph) {
+			r.UpdaterState = []rawUpdaterState{{ParamName: "a", Keys: []string{"M", "M"},
+				Values: []rawArray{*f32Raw([]int64{1}, 1), *f32Raw([]int64{1}, 2)}}}
+		}, []string{`"a"`, `"M"`, "twice"}},
+		{"updater state key twice in two entries", func(r *rawGraph) {
+			r.UpdaterState = []rawUpdaterState{{ParamName: "a", Keys: []string{"M"}, Values: []rawArray{*f32Raw([]int64{1}, 1)}},
+				{ParamName: "a", Keys: []string{"V", "M"}, Values: []rawArray{*f32Raw([]int64{1}, 2), *f32Raw([]int64{1}, 3)}}}
+		}, []string{`"a"`, `"M"`, "twice"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
