@@ -143,10 +143,20 @@ func (g *Graph) addVarLocked(v *Variable, base string) *Variable {
 // Placeholder adds a placeholder of the given dtype and shape (-1 for sizes
 // that vary between runs). An empty name gets an automatic one.
 func (g *Graph) Placeholder(name string, dt ndarray.DType, shape ...int) *Variable {
+	known := make([]int, len(shape)) // the sizes given, 1 for the unknown ones
 	for i, d := range shape {
 		if d < -1 {
 			return g.fail(fmt.Errorf("%w: placeholder %q: size %d on axis %d (use -1 for unknown)", ErrBuild, name, d, i))
 		}
+		known[i] = d
+		if d == -1 {
+			known[i] = 1
+		}
+	}
+	// A shape no array can have would make every op on the placeholder
+	// fail its shape inference, far from the cause.
+	if err := ndarray.CheckShape(known); err != nil {
+		return g.fail(fmt.Errorf("%w: placeholder %q of shape %v: %v", ErrBuild, name, shape, err))
 	}
 	return g.addVarLocked(&Variable{name: name, kind: PLACEHOLDER, info: ops.Info{DType: dt, Shape: append([]int{}, shape...)}}, "placeholder")
 }

@@ -70,6 +70,12 @@ func TestLossAndRenameErrors(t *testing.T) {
 	if v := g.Placeholder("bad", ndarray.Float32, 2, -5); v.Err() == nil || !errors.Is(v.Err(), graph.ErrBuild) {
 		t.Errorf("placeholder size -5: %v", v.Err())
 	}
+	if v := graph.New().Placeholder("huge", ndarray.Float32, 1<<32, -1, 1<<32); v.Err() == nil || !errors.Is(v.Err(), graph.ErrBuild) {
+		t.Errorf("placeholder of 2^64 elements: %v", v.Err())
+	}
+	if v := graph.New().Placeholder("wide", ndarray.Float32, make([]int, ndarray.MaxRank+1)...); v.Err() == nil {
+		t.Errorf("placeholder of rank %d accepted", ndarray.MaxRank+1)
+	}
 	if v := g.Var("nil", nil); v.Err() == nil {
 		t.Error("a variable without a value accepted")
 	}

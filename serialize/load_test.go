@@ -107,6 +107,11 @@ func TestLoadHostileGraphs(t *testing.T) {
 			r.Variables[0] = rawVariable{ID: &rawIntPair{1, 0}, Name: "a", DType: fb.DTypeFLOAT, VarType: fb.VarTypePLACEHOLDER,
 				Shape: []int64{-7}}
 		}, []string{`"a"`, "size -7"}},
+		{"placeholder elements", func(r *rawGraph) {
+			// Every size fits, their product does not: no value could ever be fed.
+			r.Variables[0] = rawVariable{ID: &rawIntPair{1, 0}, Name: "a", DType: fb.DTypeFLOAT, VarType: fb.VarTypePLACEHOLDER,
+				Shape: []int64{1 << 32, -1, 1 << 32, 1 << 20}}
+		}, []string{`"a"`, "too many elements"}},
 		{"unnamed variable", func(r *rawGraph) { r.Variables[2].Name = "" }, []string{"variable 2", "no name"}},
 		{"updater state", func(r *rawGraph) {
 			r.UpdaterState = []rawUpdaterState{{ParamName: "a", Keys: []string{"M", "V"}, Values: []rawArray{*f32Raw([]int64{1}, 1)}}}
