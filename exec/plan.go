@@ -160,6 +160,13 @@ func (p *plan) addDynamicSteps(g *graph.Graph, need map[*graph.Op]bool, slotOf f
 
 func (p *plan) addStep(o *graph.Op, slotOf func(*graph.Variable) int) error {
 	if o.Def() == nil {
+		// A file's node of an op sdgo has, kept opaque because the op
+		// refused its inputs, says why (serialize.FileNode.Opaque).
+		if r, ok := o.Opaque().(interface{ Opaque() string }); ok {
+			if why := r.Opaque(); why != "" && why != "not implemented" {
+				return fmt.Errorf("exec: op %q (%s) was kept from the file as an opaque op and cannot run: %s", o.Name(), o.OpName(), why)
+			}
+		}
 		return fmt.Errorf("exec: op %q (%s) is not implemented by sdgo; it was kept from the file but cannot run", o.Name(), o.OpName())
 	}
 	st := step{op: o, def: o.Def()}
