@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -385,6 +386,40 @@ func TestLegacyScalarInFlatNodeScalar(t *testing.T) {
 	r2, _ := decode(buf2)
 	if len(r2.Nodes[0].ExtraParams) != 0 || r2.Nodes[0].Scalar == nil {
 		t.Fatalf("saved back as %v %v", r2.Nodes[0].ExtraParams, r2.Nodes[0].Scalar)
+	}
+}
+
+// TestLegacyScalarTooBig: a node's scalar that is not one element is not
+// the op's scalar; loading does not read it whole (it cost 8 bytes of
+// float64 per byte of an int8 array, twice, for a value then dropped).
+func TestLegacyScalarTooBig(t *testing.T) {
+	g := graph.New()
+	x := g.Const("x", ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3})))
+	x.PowScalar(2).Named("p")
+	buf, err := Encode(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := decode(buf)
+	const n = 8 << 20
+	r.Nodes[0].ExtraParams = []float64{}
+	r.Nodes[0].Scalar = &rawArray{ShapeInfo: []int64{1, n, 1, arrayChar, 1, 'c'}, Buffer: make([]byte, n), DType: fb.DTypeINT8}
+	if buf, err = encode(r); err != nil {
+		t.Fatal(err)
+	}
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	g2, err := Decode(buf)
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m1.TotalAlloc - m0.TotalAlloc; got > n {
+		t.Errorf("loading a %d-byte file allocated %d bytes", len(buf), got)
+	}
+	pv, _ := g2.Variable("p")
+	if f := pv.Op().Args().F; len(f) != 0 {
+		t.Errorf("float args %d long", len(f))
 	}
 }
 

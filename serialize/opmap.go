@@ -197,8 +197,12 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 		}
 	}
 	if d != nil && d.Type == ops.Scalar && len(a.F) == 0 && n.Scalar != nil {
-		if v, err := rawNumbers(n.Scalar); err == nil && len(v) == 1 {
-			a.F = v
+		// Only a one-element array is the scalar: reading a bigger one
+		// whole would cost 8 bytes per element for a value then dropped.
+		if s, err := checkArray(n.Scalar); err == nil && s.numElements() == 1 {
+			if v, err := rawNumbers(n.Scalar); err == nil {
+				a.F = v
+			}
 		}
 	}
 	return a
