@@ -27,11 +27,11 @@ import (
 // String arrays (UTF8, UTF16, UTF32) come in two layouts in real files:
 // libnd4j's (n+1) int64 offsets (native little-endian whatever byteOrder
 // says) followed by the bytes, and ND4J's int64 count, (n+1) int64 offsets
-// in byteOrder, then the bytes. Both are read, and 'f'-order ones reordered
-// into C order. In memory sdgo keeps libnd4j's
-// layout in native byte order (see ndarray.FromStrings); files are written
-// in libnd4j's layout when little-endian and in ND4J's when big-endian, the
-// layout each side's reader expects.
+// in byteOrder, then the bytes. Both are read, 'f'-order ones into C order.
+// In memory sdgo keeps libnd4j's layout in native byte order (see
+// ndarray.FromStrings); files are written in libnd4j's layout when
+// little-endian and in ND4J's when big-endian, the layout each side's reader
+// expects.
 
 // nativeBO is the machine's byte order as a FlatArray ByteOrder.
 var nativeBO = func() fb.ByteOrder {
