@@ -34,11 +34,19 @@ type SaveOptions struct {
 
 // Save writes g to the file at path. It writes a temporary file in the same
 // directory and renames it over path once complete, so a failed save leaves
-// any previous file untouched.
+// any previous file untouched. When path is a symbolic link, the file it
+// points to is replaced and the link kept.
 func Save(path string, g *graph.Graph, opts *SaveOptions) (err error) {
 	buf, err := Encode(g, opts)
 	if err != nil {
 		return err
+	}
+	if fi, e := os.Lstat(path); e == nil && fi.Mode()&os.ModeSymlink != 0 {
+		// Renaming over the link would replace the link with a file and
+		// leave its target as it was.
+		if target, e := filepath.EvalSymlinks(path); e == nil {
+			path = target
+		}
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -76,6 +84,14 @@ func Save(path string, g *graph.Graph, opts *SaveOptions) (err error) {
 	}
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("serialize: %w", err)
+	}
+	// The rename reaches the disk with the directory. Its error is not
+	// returned: the new file is in place, and a save that reported failure
+	// now would no longer leave the previous file untouched. Some systems
+	// cannot sync a directory at all.
+	if d, e := os.Open(dir); e == nil {
+		d.Sync()
+		d.Close()
 	}
 	return nil
 }

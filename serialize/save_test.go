@@ -206,3 +206,34 @@ func TestUpdaterStateOnRequest(t *testing.T) {
 		t.Fatal("encoded junk updater state")
 	}
 }
+
+// Saving to a symbolic link replaces the file it points to and keeps the
+// link: renaming over the link replaced the link with a file of its own and
+// left the target as it was.
+func TestSaveThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "real.fb")
+	link := filepath.Join(dir, "model.fb")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real.fb", link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	g := mlp(t)
+	if err := Save(link, g, &SaveOptions{UpdaterState: true}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link is gone: %v, %v", fi.Mode(), err)
+	}
+	if fi, err := os.Stat(target); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the target's mode: %v, %v", fi.Mode(), err)
+	}
+	if g2, err := Load(target); err != nil || graphDiff(g, g2) != "" {
+		t.Errorf("the target after the save: %v %s", err, graphDiff(g, g2))
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("%d files in the directory, want the link and its target", len(ents))
+	}
+}
