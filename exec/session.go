@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"weak"
@@ -250,7 +251,7 @@ func (s *Session) planFor(names []string) (*plan, error) {
 		s.mu.Unlock()
 		return p, nil
 	}
-	key := strings.Join(names, "\x00")
+	key := planKey(names)
 	p := s.plans[key]
 	if p != nil && p.version == ver {
 		s.lastPlan = p
@@ -267,6 +268,19 @@ func (s *Session) planFor(names []string) (*plan, error) {
 	s.lastPlan = p
 	s.mu.Unlock()
 	return p, nil
+}
+
+// planKey is the plans map's key for a request's names: each name after its
+// length, since a name may hold any byte (a file's names do), so no
+// separator alone could keep ["a", "b"] apart from ["a\x00b"].
+func planKey(names []string) string {
+	var b strings.Builder
+	for _, n := range names {
+		b.WriteString(strconv.Itoa(len(n)))
+		b.WriteByte(':')
+		b.WriteString(n)
+	}
+	return b.String()
 }
 
 func dedupe(names []string) []string {
