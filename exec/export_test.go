@@ -1,7 +1,5 @@
 package exec
 
-import "strings"
-
 // Test hooks.
 
 // HandedCount returns how many buffers of Recyclable outputs the session
@@ -18,7 +16,7 @@ func ParallelRuns() int64 { return parallelRuns.Load() }
 func CachedPlan(s *Session, names ...string) any {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if p := s.plans[strings.Join(names, "\x00")]; p != nil {
+	if p := s.plans[planKey(names)]; p != nil {
 		return p
 	}
 	return nil
