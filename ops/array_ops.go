@@ -233,11 +233,17 @@ func makeRange(dt ndarray.DType, start, limit, delta float64) (*ndarray.Array, e
 }
 
 func intRange[T int32 | int64](start, delta int64, n int) (*ndarray.Array, error) {
-	v := make([]T, n)
+	// Allocated by ndarray, which holds to the allocation limit: up to 2^31
+	// values made here would end the program, not fail with an error.
+	a, err := ndarray.Zeros(ndarray.DTypeOf[T](), n)
+	if err != nil {
+		return nil, fmt.Errorf("range: %w", err)
+	}
+	v := ndarray.Raw[T](a)
 	for i := range v {
 		v[i] = T(start + int64(i)*delta)
 	}
-	return ndarray.Wrap(v, n)
+	return a, nil
 }
 
 // maxInferredRange bounds the ranges whose values shape inference computes
@@ -1185,10 +1191,17 @@ var PadBpOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		m := padMap(x.Shape(), before, after, mode)
-		if len(m) != g.Size() {
+		// The gradient must have the padded shape, checked before padMap
+		// allocates an entry per padded element: constant paddings may be
+		// huge.
+		ok := g.Rank() == x.Rank()
+		for i, d := range x.Shape() {
+			ok = ok && g.Shape()[i] == d+before[i]+after[i]
+		}
+		if !ok {
 			return nil, fmt.Errorf("pad_bp: gradient of shape %v for a pad of %v by %v", g.Shape(), x.Shape(), p)
 		}
+		m := padMap(x.Shape(), before, after, mode)
 		dx, err := scatterAddOffsets(g, m, x.Shape())
 		if err != nil {
 			return nil, err

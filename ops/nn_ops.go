@@ -135,7 +135,37 @@ func conv2dArgs(op string, a *Args) (conv2dCfg, error) {
 		return cfg, fmt.Errorf("%s: strides (%d,%d) and dilations (%d,%d) must be positive, paddings (%d,%d) not negative",
 			op, cfg.sH, cfg.sW, cfg.dH, cfg.dW, cfg.pH, cfg.pW)
 	}
+	if err := windowArgsFit(op, i[:8]); err != nil {
+		return cfg, err
+	}
 	return cfg, nil
+}
+
+// windowArgsFit refuses window sizes, strides, paddings or dilations
+// larger than any array's axis, so that the window arithmetic (outSize,
+// the dilated kernel's extent) cannot overflow.
+func windowArgsFit(op string, v []int) error {
+	for _, x := range v {
+		if x > ndarray.MaxBytes {
+			return fmt.Errorf("%s: int args %v: %d is too large", op, v, x)
+		}
+	}
+	return nil
+}
+
+// dilatedFits reports whether a kernel of k cells dilated by d spans at
+// most ndarray.MaxBytes cells (k and d at most that each).
+func dilatedFits(k, d int) bool { return k <= 1 || d <= ndarray.MaxBytes/(k-1) }
+
+// floats allocates the float64 values of an op's output through ndarray,
+// which holds to the allocation limit: a shape from hostile arguments
+// fails with an error instead of ending the program.
+func floats(op string, shape ...int) ([]float64, error) {
+	a, err := ndarray.Zeros(ndarray.Float64, shape...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: output of shape %v: %w", op, shape, err)
+	}
+	return ndarray.Raw[float64](a), nil
 }
 
 // wPerm permutes weights of a format into [kH, kW, iC, oC]; wInv back.
@@ -178,6 +208,9 @@ func conv2dDims(op string, cfg conv2dCfg, x, w []int) (convDims, error) {
 	if (cfg.kH > 0 && cfg.kH != d.kH) || (cfg.kW > 0 && cfg.kW != d.kW) || kw[2] != d.iC {
 		return d, fmt.Errorf("%s: weights of shape %v (format %d) do not fit kernel %dx%d and %d input channels (input %v)",
 			op, w, cfg.wFormat, cfg.kH, cfg.kW, d.iC, x)
+	}
+	if !dilatedFits(d.kH, cfg.dH) || !dilatedFits(d.kW, cfg.dW) {
+		return d, fmt.Errorf("%s: kernel %dx%d with dilation (%d,%d) is too large", op, d.kH, d.kW, cfg.dH, cfg.dW)
 	}
 	d.oH, d.pH = outSize(d.iH, d.kH, cfg.sH, cfg.pH, cfg.dH, cfg.same)
 	d.oW, d.pW = outSize(d.iW, d.kW, cfg.sW, cfg.pW, cfg.dW, cfg.same)
@@ -297,7 +330,10 @@ var Conv2DOp = Register(&Def{
 			}
 			bv = in[2].Float64s()
 		}
-		out := make([]float64, d.bS*d.oH*d.oW*d.oC)
+		out, err := floats("conv2d", d.bS, d.oH, d.oW, d.oC)
+		if err != nil {
+			return nil, err
+		}
 		conv2dForward(d, cfg, xv, wv, bv, out)
 		return one(fromChannelsLast(out, []int{d.bS, d.oH, d.oW, d.oC}, cfg.nhwc, x.DType()))
 	},
@@ -448,6 +484,14 @@ func pool3dArgs(op string, a *Args) (pool3dCfg, error) {
 			return c, fmt.Errorf("%s: kernel %v, strides %v and dilations %v must be positive, paddings %v not negative", op, i[0:3], i[3:6], i[9:12], i[6:9])
 		}
 	}
+	if err := windowArgsFit(op, i[:12]); err != nil {
+		return c, err
+	}
+	for j := 0; j < 3; j++ {
+		if !dilatedFits(c.k[j], c.d[j]) {
+			return c, fmt.Errorf("%s: kernel %v with dilations %v is too large", op, c.k, c.d)
+		}
+	}
 	if i[12] != 0 && i[12] != 1 {
 		return c, fmt.Errorf("%s: padding mode %d is not 0 (VALID) or 1 (SAME)", op, i[12])
 	}
@@ -499,7 +543,7 @@ func (d pool3dDims) outShape(ndhwc bool) []int {
 // (channels-last layouts).
 func pool3dWalk(d pool3dDims, c pool3dCfg, f func(o int, in []int, div float64)) {
 	var pos [3][]int
-	in := make([]int, 0, c.k[0]*c.k[1]*c.k[2])
+	var in []int
 	for b := 0; b < d.bS; b++ {
 		for o0 := 0; o0 < d.out[0]; o0++ {
 			for o1 := 0; o1 < d.out[1]; o1++ {
@@ -507,14 +551,22 @@ func pool3dWalk(d pool3dDims, c pool3dCfg, f func(o int, in []int, div float64))
 					o := [3]int{o0, o1, o2}
 					for j := 0; j < 3; j++ {
 						pos[j] = pos[j][:0]
-						for k := 0; k < c.k[j]; k++ {
-							p := o[j]*c.s[j] - d.pad[j] + k*c.d[j]
-							if p >= 0 && p < d.in[j] {
-								pos[j] = append(pos[j], p)
-							}
+						// Only the kernel cells that fall inside the input,
+						// computed rather than searched: a kernel may be
+						// far larger than the input (SAME mode pads it).
+						base := o[j]*c.s[j] - d.pad[j]
+						lo, hi := 0, c.k[j]
+						if base < 0 {
+							lo = (-base + c.d[j] - 1) / c.d[j]
+						}
+						if lim := (d.in[j] - base + c.d[j] - 1) / c.d[j]; lim < hi {
+							hi = lim
+						}
+						for k := lo; k < hi; k++ {
+							pos[j] = append(pos[j], base+k*c.d[j])
 						}
 					}
-					div := float64(c.k[0] * c.k[1] * c.k[2])
+					div := float64(c.k[0]) * float64(c.k[1]) * float64(c.k[2])
 					if c.divisor == 0 {
 						div = float64(len(pos[0]) * len(pos[1]) * len(pos[2]))
 					}
@@ -579,7 +631,10 @@ var AvgPool3DOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		out := make([]float64, d.bS*d.out[0]*d.out[1]*d.out[2]*d.C)
+		out, err := floats("avgpool3dnew", d.bS, d.out[0], d.out[1], d.out[2], d.C)
+		if err != nil {
+			return nil, err
+		}
 		pool3dWalk(d, c, func(o int, idx []int, div float64) {
 			s := 0.0
 			for _, i := range idx {

@@ -471,6 +471,9 @@ var ConcatBpOp = Register(&Def{
 	},
 })
 
+// maxUnstack bounds the pieces unstack makes: each is an output of its own.
+const maxUnstack = 1 << 16
+
 // UnstackOp splits x along an axis into that axis' size arrays; int arg 0
 // is the axis and int arg 1, when given, the number of pieces (needed to
 // build when the size is not known).
@@ -493,6 +496,11 @@ var UnstackOp = Register(&Def{
 		n := int(a.Int(1, int64(x.Shape[ax])))
 		if n < 0 {
 			return nil, fmt.Errorf("unstack along axis %d of shape %v: the size is unknown; give the count as int arg 1", ax, x.Shape)
+		}
+		// A count from int arg 1 sizes the outputs made here: a hostile one
+		// would end the program, not fail with an error.
+		if n > maxUnstack {
+			return nil, fmt.Errorf("unstack into %d pieces (int arg 1) along axis %d of shape %v: at most %d", n, ax, x.Shape, maxUnstack)
 		}
 		if x.Shape[ax] >= 0 && x.Shape[ax] != n {
 			return nil, fmt.Errorf("unstack into %d pieces along axis %d of shape %v", n, ax, x.Shape)

@@ -247,6 +247,11 @@ var (
 			if size < 0 {
 				return nil, fmt.Errorf("tensorarrayv3: negative size %d", size)
 			}
+			// The size is allocated at once, as a slice of element pointers:
+			// a hostile one would end the program, not fail with an error.
+			if size > maxTensorArrayLen {
+				return nil, fmt.Errorf("tensorarrayv3: size %d is above the maximum %d", size, maxTensorArrayLen)
+			}
 			h := ndarray.Scalar(true)
 			c.State()[taKey{h.Buffer()}] = &tensorArray{creator: c.nodeName("tensorarrayv3"), dtype: a.DType(0, ndarray.Invalid),
 				elems: make([]*ndarray.Array, size), fixed: !a.Bool(0, true)}
