@@ -164,7 +164,7 @@ var SoftmaxCrossEntropyLossOp = Register(&Def{
 		return lossInfer("softmax_cross_entropy_loss", func(p Info) []int { return p.Shape[:len(p.Shape)-1] })(in, a)
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		l, _, _, err := softmaxCE(in[0], in[2], a.Float(0, 0))
+		l, _, _, err := softmaxCE("softmax_cross_entropy_loss", in[0], in[2], a.Float(0, 0))
 		if err != nil {
 			return nil, err
 		}
@@ -175,9 +175,14 @@ var SoftmaxCrossEntropyLossOp = Register(&Def{
 // softmaxCE returns the per-example losses l = -Σ labS·ls over the last
 // axis, with labS the labels after smoothing s and ls = log softmax(z); the
 // gradient uses labS and ls again.
-func softmaxCE(z, lab *ndarray.Array, s float64) (l, ls, labS *ndarray.Array, err error) {
+func softmaxCE(op string, z, lab *ndarray.Array, s float64) (l, ls, labS *ndarray.Array, err error) {
 	if !ndarray.SameShape(z.Shape(), lab.Shape()) {
-		return nil, nil, nil, fmt.Errorf("logits of shape %v and labels of shape %v differ", z.Shape(), lab.Shape())
+		return nil, nil, nil, fmt.Errorf("%s: logits of shape %v and labels of shape %v differ", op, z.Shape(), lab.Shape())
+	}
+	// The classes are the last axis: shape inference may not have seen the
+	// rank.
+	if z.Rank() == 0 {
+		return nil, nil, nil, fmt.Errorf("%s of scalar logits (the classes are the last axis)", op)
 	}
 	if labS, err = smoothLabels(lab, s); err != nil {
 		return nil, nil, nil, err
@@ -235,7 +240,10 @@ func lossCoef(l, w, dO *ndarray.Array, mode LossReduce) (coef, dw *ndarray.Array
 			zw, _ := ndarray.Zeros(w.DType(), w.Shape()...)
 			return z, zw, nil
 		}
-		scale, _ := ndarray.Unary(ndarray.ScaleBy, dO, 1/denom)
+		scale, err := ndarray.Unary(ndarray.ScaleBy, dO, 1/denom)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the loss gradient %v%v: %w", dO.DType(), dO.Shape(), err)
+		}
 		if coef, err = bin(ndarray.Mul, wb, scale); err != nil {
 			return nil, nil, err
 		}
@@ -270,27 +278,45 @@ func lossCoef(l, w, dO *ndarray.Array, mode LossReduce) (coef, dw *ndarray.Array
 	return coef, dw, err
 }
 
-func lossGradInfer(name string) func(in []Info, a *Args) ([]Info, error) {
+// lossGradInfer is the inference of a loss's gradient op: the loss's
+// inputs must be what the forward op accepts (fwd, its inference), and the
+// loss gradient (the optional input 3) must have their dtype and broadcast
+// to the loss's output, as the run multiplies them.
+func lossGradInfer(name string, fwd func(in []Info, a *Args) ([]Info, error)) func(in []Info, a *Args) ([]Info, error) {
 	return func(in []Info, a *Args) ([]Info, error) {
-		if err := needFloat(name, in[0]); err != nil {
-			return nil, err
+		out, err := fwd(in[:3], a)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(in) > 3 {
+			g := in[3]
+			if g.DType != in[0].DType {
+				return nil, fmt.Errorf("%s: the loss gradient is %v, the predictions %v", name, g.DType, in[0].DType)
+			}
+			if !broadcastsTo(g, out[0]) {
+				return nil, fmt.Errorf("%s: the loss gradient of shape %v does not broadcast to the loss's shape %v", name, g.Shape, out[0].Shape)
+			}
 		}
 		return sameInfos(in, 3), nil
 	}
 }
 
-// gradOf returns the optional fourth input, or a scalar 1.
-func gradOf(in []*ndarray.Array) *ndarray.Array {
+// gradOf returns the optional fourth input, or a scalar 1. It must have
+// the predictions' dtype, as inference checks.
+func gradOf(op string, in []*ndarray.Array) (*ndarray.Array, error) {
 	if len(in) > 3 {
-		return in[3]
+		if in[3].DType() != in[0].DType() {
+			return nil, fmt.Errorf("%s: the loss gradient is %v, the predictions %v", op, in[3].DType(), in[0].DType())
+		}
+		return in[3], nil
 	}
-	return ndarray.Must(ndarray.ScalarOf(in[0].DType(), 1))
+	return ndarray.ScalarOf(in[0].DType(), 1)
 }
 
 var MSELossGradOp = Register(&Def{
 	Name: "mean_sqerr_loss_grad", Type: Custom, MinIn: 3, MaxIn: 4,
 	Doc:   "gradients of mean_sqerr_loss for inputs predictions, weights, labels and optionally gradO",
-	Infer: lossGradInfer("mean_sqerr_loss_grad"),
+	Infer: lossGradInfer("mean_sqerr_loss_grad", MSELossOp.Infer),
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		p, w, lab := in[0], in[1], in[2]
 		diff, err := bin(ndarray.Sub, p, lab)
@@ -301,7 +327,11 @@ var MSELossGradOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		coef, dw, err := lossCoef(e, w, gradOf(in), lossMode(a))
+		dO, err := gradOf("mean_sqerr_loss_grad", in)
+		if err != nil {
+			return nil, err
+		}
+		coef, dw, err := lossCoef(e, w, dO, lossMode(a))
 		if err != nil {
 			return nil, err
 		}
@@ -329,15 +359,19 @@ var MSELossGradOp = Register(&Def{
 var SoftmaxCrossEntropyLossGradOp = Register(&Def{
 	Name: "softmax_cross_entropy_loss_grad", Type: Custom, MinIn: 3, MaxIn: 4,
 	Doc:   "gradients of softmax_cross_entropy_loss for inputs logits, weights, labels and optionally gradO",
-	Infer: lossGradInfer("softmax_cross_entropy_loss_grad"),
+	Infer: lossGradInfer("softmax_cross_entropy_loss_grad", SoftmaxCrossEntropyLossOp.Infer),
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		z, w := in[0], in[1]
 		s := a.Float(0, 0)
-		l, ls, labS, err := softmaxCE(z, in[2], s)
+		l, ls, labS, err := softmaxCE("softmax_cross_entropy_loss_grad", z, in[2], s)
 		if err != nil {
 			return nil, err
 		}
-		coef, dw, err := lossCoef(l, w, gradOf(in), lossMode(a))
+		dO, err := gradOf("softmax_cross_entropy_loss_grad", in)
+		if err != nil {
+			return nil, err
+		}
+		coef, dw, err := lossCoef(l, w, dO, lossMode(a))
 		if err != nil {
 			return nil, err
 		}

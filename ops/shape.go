@@ -454,8 +454,25 @@ var ConcatBpOp = Register(&Def{
 		if ax < 0 || ax >= g.Rank() {
 			return nil, fmt.Errorf("concat_bp: axis %d of a rank-%d gradient", a.Int(0, 0), g.Rank())
 		}
-		outs := make([]*ndarray.Array, len(in)-1)
+		// The inputs must be what concat joined into the gradient's shape:
+		// each piece is sliced from it by their sizes along the axis.
 		pos := 0
+		for i, x := range in[:len(in)-1] {
+			xs, gs := x.Shape(), g.Shape()
+			ok := len(xs) == len(gs)
+			for j := 0; ok && j < len(xs); j++ {
+				ok = j == ax || xs[j] == gs[j]
+			}
+			if !ok {
+				return nil, fmt.Errorf("concat_bp: input %d of shape %v is not a piece of the gradient %v along axis %d", i, xs, gs, ax)
+			}
+			pos += xs[ax]
+		}
+		if pos != g.Shape()[ax] {
+			return nil, fmt.Errorf("concat_bp: the inputs' sizes along axis %d add up to %d, the gradient %v has %d", ax, pos, g.Shape(), g.Shape()[ax])
+		}
+		outs := make([]*ndarray.Array, len(in)-1)
+		pos = 0
 		for i, x := range in[:len(in)-1] {
 			begin := make([]int, g.Rank())
 			end := append([]int(nil), g.Shape()...)
