@@ -98,6 +98,32 @@ func bpDef(name string, nIn int, doc string, run func(c *Ctx, in []*ndarray.Arra
 	}
 }
 
+// gradOfInput wraps a backprop op's inference with a check that its
+// output gradient (the last input) has input 0's shape, as elementwise ops'
+// gradients do: a graph built by hand or read from a file may give any.
+func gradOfInput(d *Def) *Def {
+	infer := d.Infer
+	d.Infer = func(in []Info, a *Args) ([]Info, error) {
+		if err := sameShapeGrad(d.Name, in[0], in[len(in)-1]); err != nil {
+			return nil, err
+		}
+		return infer(in, a)
+	}
+	return d
+}
+
+// sameShapeGrad checks that the gradient g has x's dtype and, as far as
+// both are known, its shape.
+func sameShapeGrad(name string, x, g Info) error {
+	if g.DType != x.DType {
+		return fmt.Errorf("%s: the gradient is %v, the input %v", name, g.DType, x.DType)
+	}
+	if !g.UnknownRank && !x.Admits(g.Shape) {
+		return fmt.Errorf("%s: the gradient has shape %v, the input %v (they must have the same shape)", name, g.Shape, x.Shape)
+	}
+	return nil
+}
+
 func bin(op ndarray.BinaryOp, x, y *ndarray.Array) (*ndarray.Array, error) {
 	return ndarray.Binary(op, x, y)
 }

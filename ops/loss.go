@@ -161,6 +161,11 @@ var SoftmaxCrossEntropyLossOp = Register(&Def{
 		if !in[0].UnknownRank && len(in[0].Shape) == 0 {
 			return nil, fmt.Errorf("softmax_cross_entropy_loss of scalar logits")
 		}
+		// The run takes labels of the logits' shape, not labels that only
+		// broadcast to it (as lossInfer allows).
+		if z, l := in[0], in[2]; !l.UnknownRank && !z.Admits(l.Shape) {
+			return nil, fmt.Errorf("softmax_cross_entropy_loss: labels of shape %v for logits of shape %v (they must have the same shape)", l.Shape, z.Shape)
+		}
 		return lossInfer("softmax_cross_entropy_loss", func(p Info) []int { return p.Shape[:len(p.Shape)-1] })(in, a)
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {

@@ -78,6 +78,13 @@ var (
 			if err := needFloat("softmax_bp", in[0]); err != nil {
 				return nil, err
 			}
+			// The gradient, and the softmax output when given, have x's
+			// shape and dtype.
+			for _, v := range in[1:] {
+				if err := sameShapeGrad("softmax_bp", in[0], v); err != nil {
+					return nil, err
+				}
+			}
 			return sameInfos(in, 1), nil
 		},
 		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
@@ -88,7 +95,7 @@ var (
 			return one(softmaxBp(in[0], in[1], y, int(a.Int(0, -1))))
 		},
 	})
-	LogSoftmaxBpOp = Register(bpDef("log_softmax_bp", 1, "gradient of log_softmax for inputs x, gradO; int arg 0 the axis",
+	LogSoftmaxBpOp = Register(gradOfInput(bpDef("log_softmax_bp", 1, "gradient of log_softmax for inputs x, gradO; int arg 0 the axis",
 		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			// d = g - softmax(x)·Σg along the axis.
 			axis := int(a.Int(0, -1))
@@ -104,5 +111,5 @@ var (
 				return nil, err
 			}
 			return one(bin(ndarray.Sub, in[1], y))
-		}))
+		})))
 )

@@ -81,7 +81,7 @@ var BiasAddOp = Register(&Def{
 
 // BiasAddBpOp is biasadd's gradient: inputs x, bias, gradO with biasadd's
 // args; outputs gradO and gradO summed over every axis but the channels.
-var BiasAddBpOp = Register(bpDef("biasadd_bp", 2, "gradients of biasadd for inputs x, bias, gradO; bool arg 0: NCHW",
+var BiasAddBpOp = Register(gradOfInput(bpDef("biasadd_bp", 2, "gradients of biasadd for inputs x, bias, gradO; bool arg 0: NCHW",
 	func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		x, g := in[0], in[2]
 		axis := biasAxis(x.Rank(), a)
@@ -99,7 +99,7 @@ var BiasAddBpOp = Register(bpDef("biasadd_bp", 2, "gradients of biasadd for inpu
 			return nil, err
 		}
 		return []*ndarray.Array{g, db}, nil
-	}))
+	})))
 
 func init() { BiasAddOp.Grad = bpOp("biasadd_bp") }
 

@@ -19,6 +19,24 @@ func ReduceArgs(keepDims bool, axes ...int) Args {
 // reduction's dimensions slot: the axes come from the second input, or are all.
 const AllDims = 1<<31 - 1
 
+// reduceAxesDims returns the axes args of a as Dims, the form
+// reduceAxesArg reads first (AllDims for every axis).
+func reduceAxesDims(a *Args) []int {
+	if ax := reduceAxesArg(a); len(ax) > 0 {
+		return ax
+	}
+	return []int{AllDims}
+}
+
+// shapeSize is the number of elements of a known shape.
+func shapeSize(s []int) int {
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	return n
+}
+
 func reduceAxesArg(a *Args) []int {
 	if len(a.Dims) == 1 && a.Dims[0] == AllDims {
 		return nil
@@ -240,9 +258,27 @@ func reduceBpDef(name string, grad reduceBp) *Def {
 	return &Def{
 		Name: name, Type: Custom, MinIn: 2, MaxIn: 3, NonDiff: []int{2},
 		Doc: "gradient of " + name[:len(name)-3] + " for inputs x, gradO and optionally the axes",
-		Infer: func(in []Info, _ *Args) ([]Info, error) {
-			if err := needFloat(name, in[0]); err != nil {
+		Infer: func(in []Info, a *Args) ([]Info, error) {
+			x, g := in[0], in[1]
+			if err := needFloat(name, x); err != nil {
 				return nil, err
+			}
+			if g.DType != x.DType {
+				return nil, fmt.Errorf("%s: the gradient is %v, the input %v", name, g.DType, x.DType)
+			}
+			// The gradient has the reduction's output shape, with or
+			// without kept axes (the run reshapes it): its elements must
+			// be as many, where both are known.
+			var axIn []Info
+			if len(in) > 2 {
+				axIn = in[2:]
+			}
+			out, err := reduceInfo(name, append([]Info{x}, axIn...), &Args{Dims: reduceAxesDims(a), B: []bool{true}})
+			if err != nil {
+				return nil, err
+			}
+			if out.ShapeKnown() && g.ShapeKnown() && shapeSize(out.Shape) != shapeSize(g.Shape) {
+				return nil, fmt.Errorf("%s: gradient of shape %v for a reduction of %v to %v", name, g.Shape, x.Shape, out.Shape)
 			}
 			return sameInfos(in, 1), nil
 		},

@@ -440,8 +440,18 @@ var ConcatBpOp = Register(&Def{
 	Name: "concat_bp", Type: Custom, MinIn: 2, MaxIn: -1,
 	Doc: "gradients of concat: inputs x1..xn, gradO; int arg 0 the axis",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		if err := needFloat("concat_bp", in[len(in)-1]); err != nil {
+		g := in[len(in)-1]
+		if err := needFloat("concat_bp", g); err != nil {
 			return nil, err
+		}
+		// The pieces are slices of the gradient: its dtype and rank.
+		for i, x := range in[:len(in)-1] {
+			if x.DType != g.DType {
+				return nil, fmt.Errorf("concat_bp: input %d is %v, the gradient %v", i, x.DType, g.DType)
+			}
+			if !x.UnknownRank && !g.UnknownRank && len(x.Shape) != len(g.Shape) {
+				return nil, fmt.Errorf("concat_bp: input %d has shape %v, the gradient %v", i, x.Shape, g.Shape)
+			}
 		}
 		return sameInfos(in, len(in)-1), nil
 	},
@@ -585,13 +595,28 @@ var MergeAddOp = Register(&Def{
 		if err := needNumeric("mergeadd", in[0]); err != nil {
 			return nil, err
 		}
+		// The run adds arrays of one shape, without broadcasting: every
+		// known size must agree, and the output takes the ones known.
 		o := same(in[0])
-		for _, x := range in[1:] {
-			b, err := BroadcastInfo(o, x)
-			if err != nil {
-				return nil, err
+		for i, x := range in[1:] {
+			if x.DType != o.DType {
+				return nil, fmt.Errorf("mergeadd: input %d is %v, input 0 %v", i+1, x.DType, o.DType)
 			}
-			o = b
+			switch {
+			case x.UnknownRank:
+			case o.UnknownRank:
+				o = same(x)
+			case !o.Admits(x.Shape):
+				return nil, fmt.Errorf("mergeadd: input %d has shape %v, the others %v (they must have the same shape)", i+1, x.Shape, o.Shape)
+			default:
+				s := append([]int(nil), o.Shape...)
+				for j, d := range x.Shape {
+					if s[j] < 0 {
+						s[j] = d
+					}
+				}
+				o.Shape = s
+			}
 		}
 		return infos(o), nil
 	},
