@@ -172,15 +172,8 @@ func (g *Graph) AddOp(s OpSpec) (*Op, error) {
 // it into an error.
 func (g *Graph) infer(def *ops.Def, o *Op) (outs []ops.Info, err error) {
 	n := len(o.inputs)
-	if n < def.MinIn || (def.MaxIn >= 0 && n > def.MaxIn) {
-		want := fmt.Sprintf("%d to %d", def.MinIn, def.MaxIn)
-		switch {
-		case def.MaxIn < 0:
-			want = fmt.Sprintf("at least %d", def.MinIn)
-		case def.MinIn == def.MaxIn:
-			want = fmt.Sprint(def.MinIn)
-		}
-		return nil, fmt.Errorf("%w: op %s takes %s inputs, got %d", ErrBuild, def.Name, want, n)
+	if err := def.CheckArity(n); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBuild, err)
 	}
 	in := make([]ops.Info, n)
 	for i, v := range o.inputs {

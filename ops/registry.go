@@ -178,6 +178,7 @@ type Def struct {
 	Type OpType
 	Num  int64
 	// MinIn and MaxIn bound the number of inputs; MaxIn < 0 means any number.
+	// Infer and Run are only called with a count CheckArity accepts.
 	MinIn, MaxIn int
 	// Infer returns the outputs' dtypes and shapes from the inputs', or an
 	// error that says what does not fit.
@@ -195,6 +196,23 @@ type Def struct {
 	Flags   Flags
 	// Doc says in one line what the op computes.
 	Doc string
+}
+
+// CheckArity returns an error when the op cannot take n inputs. Callers
+// check it before Infer or Run, which may index every input up to MinIn
+// without looking.
+func (d *Def) CheckArity(n int) error {
+	if n >= d.MinIn && (d.MaxIn < 0 || n <= d.MaxIn) {
+		return nil
+	}
+	want := fmt.Sprintf("%d to %d", d.MinIn, d.MaxIn)
+	switch {
+	case d.MaxIn < 0:
+		want = fmt.Sprintf("at least %d", d.MinIn)
+	case d.MinIn == d.MaxIn:
+		want = fmt.Sprint(d.MinIn)
+	}
+	return fmt.Errorf("op %s takes %s inputs, got %d", d.Name, want, n)
 }
 
 // Differentiable reports whether the op has a gradient rule.
