@@ -28,15 +28,6 @@ func reduceAxesDims(a *Args) []int {
 	return []int{AllDims}
 }
 
-// shapeSize is the number of elements of a known shape.
-func shapeSize(s []int) int {
-	n := 1
-	for _, d := range s {
-		n *= d
-	}
-	return n
-}
-
 func reduceAxesArg(a *Args) []int {
 	if len(a.Dims) == 1 && a.Dims[0] == AllDims {
 		return nil
@@ -277,7 +268,7 @@ func reduceBpDef(name string, grad reduceBp) *Def {
 			if err != nil {
 				return nil, err
 			}
-			if out.ShapeKnown() && g.ShapeKnown() && shapeSize(out.Shape) != shapeSize(g.Shape) {
+			if out.ShapeKnown() && g.ShapeKnown() && (ndarray.Layout{Shape: out.Shape}).Size() != (ndarray.Layout{Shape: g.Shape}).Size() {
 				return nil, fmt.Errorf("%s: gradient of shape %v for a reduction of %v to %v", name, g.Shape, x.Shape, out.Shape)
 			}
 			return sameInfos(in, 1), nil

@@ -345,10 +345,10 @@ func TestSaveNumbering(t *testing.T) {
 	}
 }
 
-// TestLegacyScalarInFlatNodeScalar: a legacy scalar op whose value sits in
-// FlatNode.scalar (not extraParams) gets it as float arg 0, and saves back
-// as it was.
-func TestLegacyScalarInFlatNodeScalar(t *testing.T) {
+// powRaw returns the raw form of a graph of x^2 ("p"), a legacy scalar op,
+// for a test to edit.
+func powRaw(t *testing.T) *rawGraph {
+	t.Helper()
 	g := graph.New()
 	x := g.Const("x", ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3})))
 	x.PowScalar(2).Named("p")
@@ -356,13 +356,24 @@ func TestLegacyScalarInFlatNodeScalar(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, _ := decode(buf)
+	r, err := decode(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestLegacyScalarInFlatNodeScalar: a legacy scalar op whose value sits in
+// FlatNode.scalar (not extraParams) gets it as float arg 0, and saves back
+// as it was.
+func TestLegacyScalarInFlatNodeScalar(t *testing.T) {
+	r := powRaw(t)
 	for i := range r.Nodes {
 		r.Nodes[i].ExtraParams = []float64{} // only the scalar remains
 		sc, _ := scalarRaw(2, ndarray.Float64, fb.ByteOrderBE)
 		r.Nodes[i].Scalar = &sc
 	}
-	buf, err = encode(r)
+	buf, err := encode(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,18 +404,12 @@ func TestLegacyScalarInFlatNodeScalar(t *testing.T) {
 // the op's scalar; loading does not read it whole (it cost 8 bytes of
 // float64 per byte of an int8 array, twice, for a value then dropped).
 func TestLegacyScalarTooBig(t *testing.T) {
-	g := graph.New()
-	x := g.Const("x", ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3})))
-	x.PowScalar(2).Named("p")
-	buf, err := Encode(g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, _ := decode(buf)
+	r := powRaw(t)
 	const n = 8 << 20
 	r.Nodes[0].ExtraParams = []float64{}
 	r.Nodes[0].Scalar = &rawArray{ShapeInfo: []int64{1, n, 1, arrayChar, 1, 'c'}, Buffer: make([]byte, n), DType: fb.DTypeINT8}
-	if buf, err = encode(r); err != nil {
+	buf, err := encode(r)
+	if err != nil {
 		t.Fatal(err)
 	}
 	var m0, m1 runtime.MemStats

@@ -459,35 +459,13 @@ func dgens() map[string]dgen {
 		"mean_sqerr_loss": func(r *rand.Rand) dcase {
 			// Labels broadcast to the predictions (one way).
 			s := randShape(r, 3)
-			sl := append([]int(nil), s[r.IntN(len(s)+1):]...)
-			for i := range sl {
-				if r.IntN(3) == 0 {
-					sl[i] = 1
-				}
-			}
-			ws := append([]int(nil), s...)
-			for i := range ws {
-				if r.IntN(2) == 0 {
-					ws[i] = 1
-				}
-			}
-			if r.IntN(3) == 0 {
-				ws = ws[r.IntN(len(ws)+1):]
-			}
-			w := rnd(r, ws...)
+			sl := broadcastable(r, s, 3, 1)
+			w := rnd(r, broadcastable(r, s, 2, 3)...)
 			return dcase{args: ops.Args{I: []int64{int64(r.IntN(4))}}, in: []dinput{dvar(rnd(r, s...)), dvar(w), dvar(rnd(r, sl...))}}
 		},
 		"softmax_cross_entropy_loss": func(r *rand.Rand) dcase {
 			s := append(randShape(r, 2), 1+r.IntN(3))
-			ws := append([]int(nil), s[:len(s)-1]...)
-			for i := range ws {
-				if r.IntN(2) == 0 {
-					ws[i] = 1
-				}
-			}
-			if r.IntN(3) == 0 {
-				ws = ws[r.IntN(len(ws)+1):]
-			}
+			ws := broadcastable(r, s[:len(s)-1], 2, 3)
 			a := ops.Args{I: []int64{int64(r.IntN(4))}}
 			if r.IntN(2) == 0 {
 				a.F = []float64{0.3 * r.Float64()}
@@ -744,7 +722,9 @@ func viewShape(x *ndarray.Array, idx []cv.Index) ([]int, error) {
 	return res[v.Name()].Shape(), nil
 }
 
-func genCreateViewBP(r *rand.Rand) dcase {
+// randView returns a random array, random indices into it and the view's
+// shape.
+func randView(r *rand.Rand) (*ndarray.Array, []cv.Index, []int) {
 	s := randShape(r, 3)
 	x := rnd(r, s...)
 	idx := randIndex(r, s)
@@ -752,25 +732,34 @@ func genCreateViewBP(r *rand.Rand) dcase {
 	if err != nil {
 		panic(err)
 	}
+	return x, idx, vs
+}
+
+// broadcastable returns a random shape that broadcasts to s: each size 1
+// with probability 1/oneIn, then, with probability 1/dropIn, a random
+// number of leading axes dropped.
+func broadcastable(r *rand.Rand, s []int, oneIn, dropIn int) []int {
+	b := append([]int(nil), s...)
+	for i := range b {
+		if r.IntN(oneIn) == 0 {
+			b[i] = 1
+		}
+	}
+	if r.IntN(dropIn) == 0 {
+		b = b[r.IntN(len(b)+1):]
+	}
+	return b
+}
+
+func genCreateViewBP(r *rand.Rand) dcase {
+	x, idx, vs := randView(r)
 	return dcase{in: append([]dinput{dfix(x), dvar(rnd(r, vs...))}, idxInputs(idx)...)}
 }
 
 func genViewWrite(r *rand.Rand) dcase {
-	s := randShape(r, 3)
-	x := rnd(r, s...)
-	idx := randIndex(r, s)
-	vs, err := viewShape(x, idx)
-	if err != nil {
-		panic(err)
-	}
-	// The value broadcasts to the view: some axes 1, maybe fewer.
-	us := append([]int(nil), vs...)
-	for i := range us {
-		if r.IntN(3) == 0 {
-			us[i] = 1
-		}
-	}
-	us = us[r.IntN(len(us)+1):]
+	x, idx, vs := randView(r)
+	// The value broadcasts to the view.
+	us := broadcastable(r, vs, 3, 1)
 	return dcase{in: append([]dinput{dvar(x), dvar(away(r, 0.5, 2, us...))}, idxInputs(idx)...)}
 }
 
