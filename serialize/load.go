@@ -251,6 +251,12 @@ func (l *loader) indexNodes() error {
 			name := ""
 			if vi, ok := l.byPair[p]; ok {
 				name = l.r.Variables[vi].Name
+				if o, ok := byNodeOut[p]; ok && o != name {
+					// Taking either name would wire a graph the file
+					// does not describe (often a false cycle).
+					return fmt.Errorf("serialize: node %q: input %d (%d,%d) is variable %q by the file's variables but output %q of node %q by its nodes",
+						n.Name, k, p.First, p.Second, name, o, nodes[ids[p.First]].Name)
+				}
 			} else if o, ok := byNodeOut[p]; ok {
 				name = o
 			} else {

@@ -83,6 +83,10 @@ func TestLoadHostileGraphs(t *testing.T) {
 			r.Variables = append(r.Variables, rOut(7, 0, "ghost"))
 			r.Nodes[1].InputPaired[1] = p(7, 0)
 		}, []string{`node "d"`, `"ghost"`, "no node produces"}},
+		{"variables and nodes disagree", func(r *rawGraph) {
+			// The variables say d is node 3's output, node 3 says it makes c.
+			r.Variables[2].ID, r.Variables[3].ID = &rawIntPair{4, 0}, &rawIntPair{3, 0}
+		}, []string{`node "d"`, "(3,0)", `variable "d"`, `output "c" of node "c"`}},
 		{"cycle", func(r *rawGraph) { r.Nodes[0].InputPaired[1] = p(4, 0) }, []string{"cycle", `"d" -> "c" -> "d"`}},
 		{"self loop", func(r *rawGraph) { r.Nodes[0].InputPaired[1] = p(3, 0) }, []string{"cycle", `"c" -> "c"`}},
 		{"cycle through a merge without next_iteration", func(r *rawGraph) {
