@@ -41,7 +41,9 @@ func alloc(dt DType, shape []int) (*Array, error) {
 
 // CheckShape reports whether an array of the shape can exist: rank at most
 // MaxRank, no negative size, and not so many elements that their bytes
-// overflow.
+// overflow. A size 0 does not excuse the others: their product must fit
+// too, since packed strides are products of sizes (and otherwise the
+// answer would depend on where the 0 stands).
 func CheckShape(shape []int) error {
 	if len(shape) > MaxRank {
 		return fmt.Errorf("ndarray: rank %d is above the maximum %d", len(shape), MaxRank)
@@ -51,10 +53,12 @@ func CheckShape(shape []int) error {
 		if d < 0 {
 			return fmt.Errorf("ndarray: negative size %d on axis %d of shape %v", d, i, shape)
 		}
-		if d > 0 && n > MaxBytes/8/d {
-			return fmt.Errorf("ndarray: shape %v has too many elements", shape)
+		if d > 0 {
+			if n > MaxBytes/8/d {
+				return fmt.Errorf("ndarray: shape %v has too many elements", shape)
+			}
+			n *= d
 		}
-		n *= d
 	}
 	return nil
 }

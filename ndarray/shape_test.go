@@ -196,3 +196,18 @@ func TestTileRankOfItsCopies(t *testing.T) {
 	}
 	assertClose(t, got, want, 0)
 }
+
+// TestCheckShapeEmptyHuge: an empty shape whose other sizes overflow is
+// refused wherever its 0 stands (it used to pass with the 0 first).
+func TestCheckShapeEmptyHuge(t *testing.T) {
+	for _, s := range [][]int{{0, 1 << 62, 1 << 62}, {1 << 62, 0, 1 << 62}, {1 << 62, 1 << 62, 0}} {
+		if err := CheckShape(s); err == nil || !strings.Contains(err.Error(), "too many elements") {
+			t.Errorf("CheckShape(%v) = %v", s, err)
+		}
+	}
+	for _, s := range [][]int{{0}, {0, 1 << 12, 1 << 12}, {1 << 12, 0, 1 << 12}, {}} {
+		if err := CheckShape(s); err != nil {
+			t.Errorf("CheckShape(%v) = %v", s, err)
+		}
+	}
+}
