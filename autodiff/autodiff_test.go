@@ -207,3 +207,26 @@ func TestSharedGradientNamedOnce(t *testing.T) {
 		t.Errorf("gradients named %q and %q", gs[0].Name(), gs[1].Name())
 	}
 }
+
+// TestPowScalarZeroGrad: x^0 is 1, so its gradient is 0 everywhere,
+// including at x = 0 where the rule p·x^(p-1) is 0·Inf = NaN.
+func TestPowScalarZeroGrad(t *testing.T) {
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		g := graph.New()
+		x := g.Placeholder("x", dt, 3)
+		gs, err := autodiff.Grad(x.PowScalar(0).Sum(), x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xv := ndarray.Must(ndarray.Cast(ndarray.Must(ndarray.FromSlice([]float64{0, 1, -2})), dt))
+		out, err := exec.New(g).Output(map[string]*ndarray.Array{"x": xv}, gs[0].Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range scalarOf(t, out, gs[0]) {
+			if v != 0 {
+				t.Errorf("%v: d(x^0)/dx at x[%d] = %v, want 0", dt, i, v)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"math"
 	"testing"
 
 	"github.com/sdgo/sdgo/ndarray"
@@ -169,5 +170,19 @@ func TestReduceGradsAtZero(t *testing.T) {
 			[]*ndarray.Array{cast(f64([]int{2, 2}, -0.5, 0.5, 2, 0))})
 		sameOutputs(t, "asum_bp "+dt.String(), runOp(t, "asum_bp", ops.ReduceArgs(false, 1), x2, g),
 			[]*ndarray.Array{cast(f64([]int{2, 2}, -1, 1, 2, -2))})
+	}
+}
+
+// Pow's gradients where x is 0: d(x^0)/dx is 0 (x^0 is 1 everywhere), not
+// 0·0^-1 = NaN, as in PyTorch; d(x^y)/dy is taken as 0 at x <= 0, also in
+// float32, where the guard against ln 0 used to round to 0.
+func TestPowGradAtZero(t *testing.T) {
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		cast := func(a *ndarray.Array) *ndarray.Array { return ndarray.Must(ndarray.Cast(a, dt)) }
+		x := cast(f64([]int{4}, 0, 0, 0, 2))
+		y := cast(f64([]int{4}, 0, 2, 1, 0))
+		g := cast(f64([]int{4}, 1, 1, 1, 1))
+		sameOutputs(t, "Pow_bp "+dt.String(), runOp(t, "Pow_bp", ops.Args{}, x, y, g),
+			[]*ndarray.Array{cast(f64([]int{4}, 0, 0, 1, 0)), cast(f64([]int{4}, 0, 0, 0, math.Log(2)))})
 	}
 }

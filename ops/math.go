@@ -113,8 +113,11 @@ var (
 		return gx, gy, ndarray.UnaryInto(ndarray.Neg, gy, gy, 0)
 	}))
 	PowBpOp = Register(binaryBp("Pow_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
-		// d(x^y)/dx = y·x^(y-1); d(x^y)/dy = x^y·ln x, taken as 0 where
-		// x <= 0 (ln undefined), as TensorFlow does.
+		// d(x^y)/dx = y·x^(y-1), taken as 0 where y = 0 (x^0 is 1, and
+		// 0·0^-1 would be NaN), as PyTorch does; d(x^y)/dy = x^y·ln x,
+		// taken as 0 where x <= 0 (ln undefined), as TensorFlow does. Both
+		// are selected, not multiplied by a 0/1 mask, since 0·Inf is NaN.
+		zero := ndarray.Must(ndarray.ScalarOf(x.DType(), 0))
 		ym1, err := ndarray.Unary(ndarray.AddScalar, y, -1)
 		if err != nil {
 			return nil, nil, err
@@ -126,19 +129,14 @@ var (
 		if p, err = bin(ndarray.Mul, p, y); err != nil {
 			return nil, nil, err
 		}
+		yNonZero, err := ndarray.Compare(ndarray.Ne, y, zero)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p, err = ndarray.Where(yNonZero, p, zero); err != nil {
+			return nil, nil, err
+		}
 		gx, err := bin(ndarray.Mul, g, p)
-		if err != nil {
-			return nil, nil, err
-		}
-		pos, err := mask(ndarray.Gt, x, ndarray.Must(ndarray.ScalarOf(x.DType(), 0)), g)
-		if err != nil {
-			return nil, nil, err
-		}
-		safe, err := bin(ndarray.Maximum, x, ndarray.Must(ndarray.ScalarOf(x.DType(), 1e-300)))
-		if err != nil {
-			return nil, nil, err
-		}
-		lx, err := ndarray.Unary(ndarray.Log, safe, 0)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -146,13 +144,22 @@ var (
 		if err != nil {
 			return nil, nil, err
 		}
-		gy := g
-		for _, f := range []*ndarray.Array{xy, lx, pos} {
-			if gy, err = bin(ndarray.Mul, gy, f); err != nil {
-				return nil, nil, err
-			}
+		lx, err := ndarray.Unary(ndarray.Log, x, 0)
+		if err != nil {
+			return nil, nil, err
 		}
-		return gx, gy, nil
+		if xy, err = bin(ndarray.Mul, xy, lx); err != nil {
+			return nil, nil, err
+		}
+		pos, err := ndarray.Compare(ndarray.Gt, x, zero)
+		if err != nil {
+			return nil, nil, err
+		}
+		if xy, err = ndarray.Where(pos, xy, zero); err != nil {
+			return nil, nil, err
+		}
+		gy, err := bin(ndarray.Mul, g, xy)
+		return gx, gy, err
 	}))
 	MaximumBpOp = Register(binaryBp("maximum_bp", func(x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
 		return routeBp(ndarray.Ge, x, y, g) // ties go to x
@@ -325,6 +332,9 @@ var (
 	PowScalarOp = Register(withGrad(legacy(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1), Scalar, 31),
 		func(b GradBuilder, n GradNode, d []Value) []Value {
 			p := n.Args.Float(0, 1)
+			if p == 0 { // x^0 is 1: the gradient is 0, also at x = 0 where p·x^-1 is NaN
+				return []Value{op1(b, "zeros_as", Args{}, d[0])}
+			}
 			dx := mul(b, op1(b, "pow", Args{F: []float64{p - 1}}, n.In[0]), scalarLike(b, n.In[0], p))
 			return []Value{mul(b, d[0], dx)}
 		}))
