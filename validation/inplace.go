@@ -145,7 +145,10 @@ type bufSnap struct {
 }
 
 type inputSnap struct {
+	// data holds the elements in C order or, when byPos, the whole buffer
+	// (a view input's buffer snapshot, shared rather than copied twice).
 	data   []byte
+	byPos  bool
 	layout ndarray.Layout
 	// written marks, by buffer position, the region an in-place op may
 	// write (nil: nothing may change).
@@ -158,6 +161,15 @@ func (l *NonInPlace) PreOp(ev *exec.OpEvent) error {
 	snap := &opSnap{ins: make([]*inputSnap, len(ev.Inputs))}
 	var st InPlaceStats
 	st.Ops = 1
+	for i, a := range ev.Inputs {
+		if a == nil || a.DType().Size() == 0 || a.Size() == a.Buffer().Len() || ownsBuffer(ev, def, a.Buffer()) ||
+			slices.ContainsFunc(snap.bufs, func(b bufSnap) bool { return ev.Inputs[b.input].SameBuffer(a) }) {
+			continue
+		}
+		b := bufSnap{input: i, data: append([]byte(nil), a.Buffer().Bytes()...)}
+		st.Bytes += len(b.data)
+		snap.bufs = append(snap.bufs, b)
+	}
 	for i, a := range ev.Inputs {
 		if a == nil || a.Size() == 0 {
 			st.Exempt++
@@ -183,21 +195,16 @@ func (l *NonInPlace) PreOp(ev *exec.OpEvent) error {
 			s.written = marks(r, a.Buffer().Len())
 			st.InPlace++
 		}
-		var err error
-		if s.data, err = snapshot(a); err != nil {
-			return fmt.Errorf("validation: snapshot of input %d of op %q: %w", i, ev.Op.Name(), err)
+		if k := slices.IndexFunc(snap.bufs, func(b bufSnap) bool { return ev.Inputs[b.input].SameBuffer(a) }); k >= 0 && s.written == nil {
+			s.data, s.byPos = snap.bufs[k].data, true
+		} else {
+			var err error
+			if s.data, err = snapshot(a); err != nil {
+				return fmt.Errorf("validation: snapshot of input %d of op %q: %w", i, ev.Op.Name(), err)
+			}
+			st.Bytes += len(s.data)
 		}
-		st.Bytes += len(s.data)
 		snap.ins[i] = s
-	}
-	for i, a := range ev.Inputs {
-		if a == nil || a.DType().Size() == 0 || a.Size() == a.Buffer().Len() || ownsBuffer(ev, def, a.Buffer()) ||
-			slices.ContainsFunc(snap.bufs, func(b bufSnap) bool { return ev.Inputs[b.input].SameBuffer(a) }) {
-			continue
-		}
-		b := bufSnap{input: i, data: append([]byte(nil), a.Buffer().Bytes()...)}
-		st.Bytes += len(b.data)
-		snap.bufs = append(snap.bufs, b)
 	}
 	l.mu.Lock()
 	l.snaps[ev] = snap
@@ -235,13 +242,16 @@ func (l *NonInPlace) PostOp(ev *exec.OpEvent) error {
 		}
 		st.Inputs++
 		a := ev.Inputs[i]
-		pos, n, ok := compare(a, s)
+		flat, at, n, ok := compare(a, s)
 		if s.written != nil {
 			st.OutsideOnly += n
 		}
 		if !ok {
-			idx := unflatten(pos, s.layout.Shape)
-			was, now := elemString(a.DType(), s.data, pos), elemAt(a, idx)
+			idx := unflatten(flat, s.layout.Shape)
+			if !s.byPos {
+				at = flat
+			}
+			was, now := elemString(a.DType(), s.data, at), elemAt(a, idx)
 			if s.written != nil {
 				return fmt.Errorf("validation: %w: %s wrote outside the view it writes: input %d (%q) element %v was %s, now %s",
 					ErrInPlace, opDesc(), i, inName(i), idx, was, now)
@@ -360,13 +370,20 @@ func marks(r ndarray.Layout, bufLen int) []uint64 {
 func marked(m []uint64, p int) bool { return m[p/64]&(1<<(p%64)) != 0 }
 
 // compare checks a against its snapshot, skipping the written region. It
-// returns the C-order index of the first difference, the number of
-// elements compared outside a written region, and whether all agreed.
-func compare(a *ndarray.Array, s *inputSnap) (first, outside int, ok bool) {
+// returns the C-order index of the first difference and its buffer
+// position, the number of elements compared outside a written region, and
+// whether all agreed.
+func compare(a *ndarray.Array, s *inputSnap) (first, at, outside int, ok bool) {
 	sz := a.DType().Size()
 	raw := a.Buffer().Bytes()
 	if sz == 0 {
-		return 0, 0, bytes.Equal(raw, s.data)
+		return 0, 0, 0, bytes.Equal(raw, s.data)
+	}
+	// snap gives the snapshot's bytes of n elements from buffer position p,
+	// C-order index f.
+	snap := func(p, f, n int) []byte { return s.data[f*sz : (f+n)*sz] }
+	if s.byPos {
+		snap = func(p, f, n int) []byte { return s.data[p*sz : (p+n)*sz] }
 	}
 	flat := 0
 	first = -1
@@ -375,7 +392,7 @@ func compare(a *ndarray.Array, s *inputSnap) (first, outside int, ok bool) {
 			return
 		}
 		if s.written == nil && inc == 1 {
-			if bytes.Equal(raw[pos*sz:(pos+n)*sz], s.data[flat*sz:(flat+n)*sz]) {
+			if bytes.Equal(raw[pos*sz:(pos+n)*sz], snap(pos, flat, n)) {
 				flat += n
 				return
 			}
@@ -388,14 +405,14 @@ func compare(a *ndarray.Array, s *inputSnap) (first, outside int, ok bool) {
 				}
 				outside++
 			}
-			if !bytes.Equal(raw[p*sz:(p+1)*sz], s.data[(flat+k)*sz:(flat+k+1)*sz]) {
-				first = flat + k
+			if !bytes.Equal(raw[p*sz:(p+1)*sz], snap(p, flat+k, 1)) {
+				first, at = flat+k, p
 				return
 			}
 		}
 		flat += n
 	})
-	return first, outside, first < 0
+	return first, at, outside, first < 0
 }
 
 // sameElements reports whether two layouts have the same shape and put
