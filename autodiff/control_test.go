@@ -321,3 +321,41 @@ func TestGradientThroughNestedControlFlow(t *testing.T) {
 		})
 	}
 }
+
+// The loop body reads w', a value computed outside the loop by a chain of
+// ops longer than the loop's way to its body, so it comes after the first
+// iteration began; the forward loop and its backward loop must wait for it.
+func TestGradientThroughLoopReadingLateValue(t *testing.T) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	w := g.Placeholder("w", ndarray.Float64, 2)
+	late := w
+	for i := 0; i < 12; i++ {
+		late = g.Math().Sin(late).AddScalar(1)
+	}
+	zero := g.Scalar(ndarray.Float64, 0)
+	out, err := g.While([]*graph.Variable{n, x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+		func(v []*graph.Variable) []*graph.Variable {
+			return []*graph.Variable{v[0].SubScalar(1), g.Math().Tanh(v[1].Mul(late))}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[1].Sum().Named("loss")
+	if err := g.SetLoss("loss"); err != nil {
+		t.Fatal(err)
+	}
+	for _, nv := range []float64{0, 1, 3} {
+		feeds := map[string]*ndarray.Array{"n": ndarray.Scalar(nv),
+			"x": ndarray.Must(ndarray.FromSlice([]float64{0.3, -0.7})), "w": ndarray.Must(ndarray.FromSlice([]float64{1.1, 0.4}))}
+		r, err := validation.CheckGradients(g, feeds, controlGradCheck("x", "w"))
+		if err != nil {
+			t.Fatalf("n=%v: %v", nv, err)
+		}
+		if !r.OK() {
+			t.Errorf("n=%v: %v", nv, r)
+		}
+	}
+}

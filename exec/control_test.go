@@ -334,3 +334,60 @@ func TestViewWriteOfDonatedFeedInLoop(t *testing.T) {
 		t.Errorf("acc = %v, want %v", got, want)
 	}
 }
+
+// A loop body may read a value computed outside the loop; that value may
+// come after the body's first iteration has tried to run (here a chain of
+// ops longer than the loop's way from its enter to the body), and the body
+// must still run with it. Nested: the inner loop reads a value the outer
+// body computes after the inner loop began.
+func TestLoopReadsLateOutsideValue(t *testing.T) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	w := g.Placeholder("w", ndarray.Float64, 2)
+	zero := g.Scalar(ndarray.Float64, 0)
+	slow := func(v *graph.Variable) *graph.Variable {
+		for i := 0; i < 12; i++ {
+			v = v.AddScalar(1)
+		}
+		return v
+	}
+	w12 := slow(w) // w + 12, computed outside the loops
+	out, err := g.While([]*graph.Variable{n, x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+		func(v []*graph.Variable) []*graph.Variable {
+			y := v[1].Mul(w12)
+			late := slow(v[1]) // v[1] + 12, computed in the outer body
+			inner, err := g.While([]*graph.Variable{v[0], y},
+				func(u []*graph.Variable) *graph.Variable { return u[0].Gt(zero) },
+				func(u []*graph.Variable) []*graph.Variable {
+					return []*graph.Variable{u[0].SubScalar(1), u[1].Add(late)}
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []*graph.Variable{v[0].SubScalar(1), inner[1]}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[1].Named("y")
+	s := exec.New(g)
+	for _, nv := range []int{0, 1, 3} {
+		res, err := s.Output(map[string]*ndarray.Array{"n": scalar(float64(nv)), "x": f64s(1, 2), "w": f64s(0, 1)}, "y")
+		if err != nil {
+			t.Fatalf("n=%d: %v", nv, err)
+		}
+		want := []float64{1, 2}
+		for i := nv; i > 0; i-- {
+			for k, wk := range []float64{12, 13} {
+				y := want[k] * wk
+				for j := i; j > 0; j-- {
+					y += want[k] + 12
+				}
+				want[k] = y
+			}
+		}
+		assertVals(t, res["y"], want...)
+	}
+}

@@ -246,6 +246,27 @@ func (d *dynRun) put(sl int, it *frameIter, v value) {
 	}
 	it.vals[sl] = v
 	d.wake(sl, it)
+	d.wakeDeep(sl, it)
+}
+
+// wakeDeep schedules the readers of slot sl that run in loops inside it
+// (a loop body reading a value computed outside the loop) in every
+// iteration of those loops begun so far. Such a reader may have tried to
+// run in an iteration before this value came, and the values of that
+// iteration that it found then will not wake it again.
+func (d *dynRun) wakeDeep(sl int, it *frameIter) {
+	deep := d.ru.p.deep[sl]
+	if len(deep) == 0 {
+		return
+	}
+	for _, child := range it.children {
+		for _, x := range child.iters {
+			for _, k := range deep {
+				d.queue = append(d.queue, task{k, x})
+			}
+			d.wakeDeep(sl, x)
+		}
+	}
 }
 
 // release drops the values of iteration t.it that step t.step, which has
@@ -427,6 +448,7 @@ func (d *dynRun) control(t task, st *step, in []value, dead bool) error {
 			child.iteration(0)
 			for _, x := range child.iters {
 				d.wake(st.out[0], x)
+				d.wakeDeep(st.out[0], x)
 			}
 			return nil
 		}

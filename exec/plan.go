@@ -26,6 +26,10 @@ type plan struct {
 	consumers [][]int // slot -> steps reading it
 	starts    []int   // steps that read only leaves: where a run begins
 	isOutput  []bool  // slot -> requested output
+	// deep lists, per slot, the steps reading it that run in a loop frame
+	// inside the one the slot is computed in (a loop body reading a value
+	// from outside the loop): see dynRun.wakeDeep.
+	deep [][]int
 
 	// For concurrent runs (parallel.go), built on first use.
 	depOnce sync.Once
@@ -155,7 +159,78 @@ func (p *plan) addDynamicSteps(g *graph.Graph, need map[*graph.Op]bool, slotOf f
 			p.starts = append(p.starts, k)
 		}
 	}
+	p.findDeepReaders()
 	return nil
+}
+
+// staticFrame is a loop frame as the graph describes it: the frame an
+// enter opens, inside the frame the enter runs in (nil: the root).
+type staticFrame struct {
+	parent *staticFrame
+	depth  int
+}
+
+// findDeepReaders fills p.deep. Each step runs in the deepest frame of its
+// inputs (a merge's back edge and loop_value's forward value aside, as the
+// executor places them); an enter's output is in the frame it opens, an
+// exit's in the frame around its own. The steps are in the graph's order,
+// where every value comes before its readers but for back edges.
+func (p *plan) findDeepReaders() {
+	type key struct {
+		parent *staticFrame
+		name   string
+	}
+	frames := map[key]*staticFrame{}
+	slotFrame := make([]*staticFrame, len(p.vars))
+	stepFrame := make([]*staticFrame, len(p.steps))
+	for k, st := range p.steps {
+		var f *staticFrame
+		for i, sl := range st.in {
+			if st.op.IsBackEdge(i) || (i == 0 && st.op.OpName() == "loop_value") {
+				continue
+			}
+			if g := slotFrame[sl]; g != nil && (f == nil || g.depth > f.depth) {
+				f = g
+			}
+		}
+		stepFrame[k] = f
+		out := f
+		switch st.op.OpName() {
+		case "enter":
+			name := ops.FrameName(st.op.Args())
+			if name == "" {
+				name = st.op.Name()
+			}
+			kk := key{f, name}
+			if frames[kk] == nil {
+				depth := 1
+				if f != nil {
+					depth = f.depth + 1
+				}
+				frames[kk] = &staticFrame{parent: f, depth: depth}
+			}
+			out = frames[kk]
+		case "exit":
+			if f != nil {
+				out = f.parent
+			}
+		}
+		for _, sl := range st.out {
+			slotFrame[sl] = out
+		}
+	}
+	p.deep = make([][]int, len(p.vars))
+	for sl, cs := range p.consumers {
+		for _, k := range cs {
+			f, g := stepFrame[k], slotFrame[sl]
+			for f != nil && f != g && (g == nil || f.depth > g.depth) {
+				f = f.parent
+			}
+			if f == g && stepFrame[k] != g {
+				p.deep[sl] = append(p.deep[sl], k)
+			}
+		}
+	}
 }
 
 func (p *plan) addStep(o *graph.Op, slotOf func(*graph.Variable) int) error {
