@@ -359,3 +359,73 @@ func TestGradientThroughLoopReadingLateValue(t *testing.T) {
 		}
 	}
 }
+
+// An inner loop whose loop variables start from a constant and from a value
+// computed outside both loops (acc = sin(w); twice: acc = tanh(acc·y) + w),
+// inside a loop over y: the values, and the gradients against central
+// differences.
+func TestGradientThroughNestedLoopStartingOutside(t *testing.T) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	w := g.Placeholder("w", ndarray.Float64, 2)
+	zero := g.Scalar(ndarray.Float64, 0)
+	init := g.Math().Sin(w)
+	out, err := g.While([]*graph.Variable{n, x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+		func(v []*graph.Variable) []*graph.Variable {
+			// acc = sin(w); repeat 2: acc = acc*y + w
+			in, err := g.While([]*graph.Variable{g.Scalar(ndarray.Float64, 2), init},
+				func(u []*graph.Variable) *graph.Variable { return u[0].Gt(zero) },
+				func(u []*graph.Variable) []*graph.Variable {
+					return []*graph.Variable{u[0].SubScalar(1), g.Math().Tanh(u[1].Mul(v[1])).Add(w)}
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []*graph.Variable{v[0].SubScalar(1), in[1].Mul(v[1])}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := out[1].Named("y")
+	loss := y.Mul(y).Sum().Named("loss")
+	if err := g.SetLoss("loss"); err != nil {
+		t.Fatal(err)
+	}
+	gr, err := autodiff.Grad(loss, x, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, ws := []float64{0.5, -0.3}, []float64{0.8, 0.2}
+	for _, nv := range []int{0, 1, 3} {
+		feeds := map[string]*ndarray.Array{"n": ndarray.Scalar(float64(nv)), "x": ndarray.Must(ndarray.FromSlice(xs)), "w": ndarray.Must(ndarray.FromSlice(ws))}
+		res, err := exec.Output(g, feeds, "y", gr[0].Name(), gr[1].Name())
+		if err != nil {
+			t.Fatalf("n=%d: %v", nv, err)
+		}
+		yy := append([]float64(nil), xs...)
+		for i := 0; i < nv; i++ {
+			for k := range yy {
+				acc := math.Sin(ws[k])
+				for j := 0; j < 2; j++ {
+					acc = math.Tanh(acc*yy[k]) + ws[k]
+				}
+				yy[k] = acc * yy[k]
+			}
+		}
+		got := res["y"].Float64s()
+		for k := range yy {
+			if math.Abs(got[k]-yy[k]) > 1e-12 {
+				t.Fatalf("n=%d: y = %v, want %v", nv, got, yy)
+			}
+		}
+		r, err := validation.CheckGradients(g, feeds, controlGradCheck("x", "w"))
+		if err != nil {
+			t.Fatalf("n=%d: %v", nv, err)
+		}
+		if !r.OK() {
+			t.Errorf("n=%d: %v", nv, r)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
 	"github.com/sdgo/sdgo/ops/createview"
 )
 
@@ -389,5 +390,52 @@ func TestLoopReadsLateOutsideValue(t *testing.T) {
 			}
 		}
 		assertVals(t, res["y"], want...)
+	}
+}
+
+// An inner loop whose loop variables start from values that do not come
+// from the outer loop (a constant, a value computed outside both loops)
+// still runs once per outer iteration, reading the outer loop's values.
+// Built in the body and in the condition.
+func TestNestedLoopStartingOutside(t *testing.T) {
+	g := graph.New()
+	n := g.Placeholder("n", ndarray.Float64)
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	zero := g.Scalar(ndarray.Float64, 0)
+	init := x.MulScalar(2) // computed outside both loops
+	// twice returns init + 2·y, by an inner loop of two iterations.
+	twice := func(y *graph.Variable) *graph.Variable {
+		in, err := g.While([]*graph.Variable{g.Scalar(ndarray.Float64, 2), init},
+			func(w []*graph.Variable) *graph.Variable { return w[0].Gt(zero) },
+			func(w []*graph.Variable) []*graph.Variable {
+				return []*graph.Variable{w[0].SubScalar(1), w[1].Add(y)}
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in[1]
+	}
+	// while i > 0 && sum(2x + 2y) < limit: y = 2x + 2y; i--
+	limit := g.Placeholder("limit", ndarray.Float64)
+	out, err := g.While([]*graph.Variable{n, x},
+		func(v []*graph.Variable) *graph.Variable {
+			return g.Apply("boolean_and", ops.Args{}, v[0].Gt(zero), twice(v[1]).Sum().Lt(limit))
+		},
+		func(v []*graph.Variable) []*graph.Variable { return []*graph.Variable{v[0].SubScalar(1), twice(v[1])} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[1].Named("y")
+	s := exec.New(g)
+	for _, c := range []struct{ n, limit float64 }{{0, 1e9}, {1, 1e9}, {3, 1e9}, {5, 100}} {
+		res, err := s.Output(map[string]*ndarray.Array{"n": scalar(c.n), "x": f64s(1, 2), "limit": scalar(c.limit)}, "y")
+		if err != nil {
+			t.Fatalf("n=%v: %v", c.n, err)
+		}
+		y := []float64{1, 2}
+		for i := c.n; i > 0 && 2*1+2*y[0]+2*2+2*y[1] < c.limit; i-- {
+			y = []float64{2*1 + 2*y[0], 2*2 + 2*y[1]}
+		}
+		assertVals(t, res["y"], y...)
 	}
 }

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
@@ -128,19 +129,33 @@ func (g *Graph) While(vars []*Variable, cond func(v []*Variable) *Variable, body
 	g.mu.Unlock()
 
 	merges := make([]*Variable, len(vars))
+	var enters []*Op
 	for i, v := range vars {
 		e, err := g.Op("enter", ops.EnterArgs(frame, false), v)
 		if err != nil {
 			return nil, fmt.Errorf("%w: while: loop variable %d: %w", ErrBuild, i, err)
 		}
+		enters = append(enters, e[0].op)
 		m, err := g.Op("merge", ops.Args{}, e[0])
 		if err != nil {
 			return nil, err
 		}
 		merges[i] = m[0]
 	}
+	condStart := g.numOps()
 	c := cond(merges)
 	if err := firstErr(c); err != nil {
+		return nil, err
+	}
+	// A loop built in the condition runs in this loop's iterations: a
+	// merge is alive in each of them.
+	if err := g.nestLoops(condStart, g.numOps(), frame, enters, func(v *Variable) (*Variable, error) {
+		r, err := g.Op("route", ops.Args{}, v, merges[0])
+		if err != nil {
+			return nil, err
+		}
+		return r[0], nil
+	}); err != nil {
 		return nil, err
 	}
 	if c.DType() != ndarray.Bool {
@@ -166,8 +181,20 @@ func (g *Graph) While(vars []*Variable, cond func(v []*Variable) *Variable, body
 		}
 		exits[i] = x[0]
 	}
+	bodyStart := g.numOps()
 	next := body(inside)
 	if err := firstErr(next...); err != nil {
+		return nil, err
+	}
+	// A loop built in the body runs in the iterations that run the body:
+	// the true side of a switch on the condition is alive in those.
+	if err := g.nestLoops(bodyStart, g.numOps(), frame, enters, func(v *Variable) (*Variable, error) {
+		sw, err := g.Op("switch", ops.Args{}, v, lc[0])
+		if err != nil {
+			return nil, err
+		}
+		return sw[1], nil
+	}); err != nil {
 		return nil, err
 	}
 	if len(next) != len(vars) {
@@ -195,4 +222,69 @@ func (g *Graph) While(vars []*Variable, cond func(v []*Variable) *Variable, body
 		}
 	}
 	return exits, nil
+}
+
+func (g *Graph) numOps() int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return len(g.ops)
+}
+
+// nestLoops puts the loops built by cond or body (ops[from:to]) inside the
+// loop of frame, whose enters are given, when they read its values.
+//
+// An enter runs in the frame iteration its input comes from, and opens its
+// loop there. The enter of an inner loop variable whose initial value does
+// not come from the outer loop (a constant, a value from outside both
+// loops) would open the inner loop once, outside the outer loop, where the
+// inner loop's reads of the outer loop's values never arrive. Such an
+// enter's input is passed through place, which gives the same value in each
+// iteration of the outer loop; the new op goes just before the enter, in
+// the list of ops and in that of variables, so that both stay in an order
+// where every value comes before its readers (a saved graph loads back in
+// the same order).
+func (g *Graph) nestLoops(from, to int, frame string, enters []*Op, place func(*Variable) (*Variable, error)) error {
+	g.mu.RLock()
+	built := append([]*Op(nil), g.ops[from:to]...)
+	g.mu.RUnlock()
+	// reads holds the loops built that read this loop's values: one of
+	// their merges depends on them (through its back edge).
+	reads := map[string]bool{}
+	for _, m := range built {
+		if m.opName == "merge" && len(m.inputs) > 1 {
+			if e := m.inputs[0].op; e != nil && e.opName == "enter" && dependsOn(m.outputs[0], enters) {
+				reads[ops.FrameName(&e.args)] = true
+			}
+		}
+	}
+	for _, e := range built {
+		// A loop that reads nothing of this loop computes the same in
+		// every iteration: it may run once, outside.
+		if e.opName != "enter" || !reads[ops.FrameName(&e.args)] || ops.FrameName(&e.args) == frame || dependsOn(e.inputs[0], enters) {
+			continue
+		}
+		v, err := place(e.inputs[0])
+		if err != nil {
+			return fmt.Errorf("%w: while: placing the nested loop %q: %w", ErrBuild, ops.FrameName(&e.args), err)
+		}
+		g.mu.Lock()
+		g.moveBefore(v.op, e)
+		e.inputs[0] = v
+		g.version++
+		g.mu.Unlock()
+	}
+	return nil
+}
+
+// moveBefore moves op p, the last op added, and its outputs just before op
+// e and its outputs. The caller holds the write lock.
+func (g *Graph) moveBefore(p, e *Op) {
+	g.ops = slices.DeleteFunc(g.ops, func(o *Op) bool { return o == p })
+	g.ops = slices.Insert(g.ops, slices.Index(g.ops, e), p)
+	g.vars = slices.DeleteFunc(g.vars, func(v *Variable) bool { return v.op == p })
+	at := slices.Index(g.vars, e.outputs[0])
+	g.vars = slices.Insert(g.vars, at, p.outputs...)
+	for i := at; i < len(g.vars); i++ {
+		g.vars[i].id = i
+	}
 }

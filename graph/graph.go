@@ -204,7 +204,8 @@ func (g *Graph) Variable(name string) (*Variable, bool) {
 	return v, ok
 }
 
-// Variables returns every variable in the order they were added.
+// Variables returns every variable in the order they were added (but for
+// the op While adds to place a nested loop, see nestLoops).
 func (g *Graph) Variables() []*Variable {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
@@ -225,7 +226,8 @@ func (g *Graph) VariablesOf(t VarType) []*Variable {
 }
 
 // Ops returns every op in the order they were added (a valid execution
-// order for ops built in Go).
+// order for ops built in Go; While moves the op that places a nested loop
+// before the loop, see nestLoops).
 func (g *Graph) Ops() []*Op {
 	g.mu.RLock()
 	defer g.mu.RUnlock()

@@ -56,3 +56,60 @@ func TestControlFlowRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Nested loops with their gradient survive save and load: an inner loop
+// started from the outer loop's values, and one started from a constant
+// and a value from outside both loops, which While places in the outer
+// loop with an op moved before the inner loop (the file must list it
+// there, or the loaded graph's order differs).
+func TestNestedLoopRoundTrip(t *testing.T) {
+	for _, outsideInit := range []bool{false, true} {
+		g := graph.New()
+		n := g.Placeholder("n", ndarray.Float64)
+		x := g.Placeholder("x", ndarray.Float64, 2)
+		w := g.Placeholder("w", ndarray.Float64, 2)
+		zero := g.Scalar(ndarray.Float64, 0)
+		out, err := g.While([]*graph.Variable{n, x},
+			func(v []*graph.Variable) *graph.Variable { return v[0].Gt(zero) },
+			func(v []*graph.Variable) []*graph.Variable {
+				init, cnt := v[1], v[0]
+				if outsideInit {
+					init, cnt = g.Math().Sin(w), g.Scalar(ndarray.Float64, 2)
+				}
+				in, err := g.While([]*graph.Variable{cnt, init},
+					func(u []*graph.Variable) *graph.Variable { return u[0].Gt(zero) },
+					func(u []*graph.Variable) []*graph.Variable {
+						return []*graph.Variable{u[0].SubScalar(1), g.Math().Tanh(u[1].Mul(v[1])).Add(w)}
+					})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return []*graph.Variable{v[0].SubScalar(1), in[1].Mul(v[1])}
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := out[1].Named("y")
+		loss := y.Mul(y).Sum().Named("loss")
+		gr, err := autodiff.Grad(loss, x, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"loss", gr[0].Name(), gr[1].Name()}
+		feeds := map[string]*ndarray.Array{"n": ndarray.Scalar(3.0), "x": ndarray.Must(ndarray.FromSlice([]float64{0.5, -0.3})), "w": ndarray.Must(ndarray.FromSlice([]float64{0.8, 0.2}))}
+		want, err := exec.Output(g, feeds, names...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g2 := roundTrip(t, g, nil)
+		got, err := exec.Output(g2, feeds, names...)
+		if err != nil {
+			t.Fatalf("outside %v: %v", outsideInit, err)
+		}
+		for _, k := range names {
+			if !ndarray.Equal(got[k], want[k]) {
+				t.Errorf("outside %v: %s = %v, want %v", outsideInit, k, got[k], want[k])
+			}
+		}
+	}
+}
