@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sdgo/sdgo/autodiff"
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
 	"github.com/sdgo/sdgo/validation"
 )
 
@@ -427,5 +429,40 @@ func TestGradientThroughNestedLoopStartingOutside(t *testing.T) {
 		if !r.OK() {
 			t.Errorf("n=%d: %v", nv, r)
 		}
+	}
+}
+
+// A loop as a file may hold it, malformed: y's merge lacks its back edge
+// from next_iteration, so y's exit is no loop variable's. The run cannot
+// compute y; the gradient must not be a silent zero but a build error that
+// names the exit.
+func TestGradientRefusesExitOfNoLoopVariable(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64)
+	n := g.Placeholder("n", ndarray.Float64)
+	op := func(name string, a ops.Args, in ...*graph.Variable) []*graph.Variable {
+		t.Helper()
+		out, err := g.Op(name, a, in...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	mx := op("merge", ops.Args{}, op("enter", ops.EnterArgs("loop", false), x)[0])[0]
+	mn := op("merge", ops.Args{}, op("enter", ops.EnterArgs("loop", false), n)[0])[0]
+	lc := op("loop_cond", ops.Args{}, mn.Gt(g.Scalar(ndarray.Float64, 0)))[0]
+	sx, sn := op("switch", ops.Args{}, mx, lc), op("switch", ops.Args{}, mn, lc)
+	y := op("exit", ops.Args{}, sx[0])[0].Named("y")
+	op("exit", ops.Args{}, sn[0])
+	op("next_iteration", ops.Args{}, sx[1].Mul(sx[1])) // not wired back into mx
+	if err := g.AddBackEdge(mn.Op(), op("next_iteration", ops.Args{}, sn[1].SubScalar(1))[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.Output(g, map[string]*ndarray.Array{"x": ndarray.Scalar(1.5), "n": ndarray.Scalar(3.0)}, "y"); err == nil {
+		t.Fatal("the malformed loop computed y")
+	}
+	_, err := autodiff.Grad(y, x)
+	if err == nil || !strings.Contains(err.Error(), `exit "exit"`) || !strings.Contains(err.Error(), "loop variable") {
+		t.Fatalf("Grad: %v, want an error naming the exit", err)
 	}
 }

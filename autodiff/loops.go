@@ -2,6 +2,7 @@ package autodiff
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
@@ -34,6 +35,7 @@ type frameInfo struct {
 	prims    map[*graph.Op]bool
 	children []*frameInfo
 	all      []*graph.Op // every op in this frame and the frames inside it
+	exits    []*graph.Op // every exit of this frame
 }
 
 // loopVar is one loop variable's primitives.
@@ -111,6 +113,7 @@ func analyzeLoops(all []*graph.Op) (*loopAnalysis, error) {
 			if f == nil {
 				return nil, fmt.Errorf("autodiff: exit op %q is not inside a loop", o.Name())
 			}
+			f.exits = append(f.exits, o)
 			out = f.parent
 		}
 		la.frameOf[o] = f
@@ -281,6 +284,15 @@ func (d *diff) loopGrad(f *frameInfo, sc *scope) error {
 	for i, lv := range f.vars {
 		dExit[i] = d.total(sc, lv.exit.Outputs()[0])
 		any = any || dExit[i] != nil
+	}
+	// An exit that is not a loop variable's (a merge without its back
+	// edge, in a malformed file) has no backward loop to carry its
+	// gradient: dropping it would give a zero gradient without a word.
+	for _, x := range f.exits {
+		if d.total(sc, x.Outputs()[0]) == nil || slices.ContainsFunc(f.vars, func(lv loopVar) bool { return lv.exit == x }) {
+			continue
+		}
+		return fmt.Errorf("autodiff: loop frame %q: exit %q does not leave through a loop variable (a merge joining an enter and a next_iteration, a switch on the loop condition); the loss depends on it", f.name, x.Name())
 	}
 	if !any || len(f.vars) == 0 {
 		return nil // the loss does not depend on what the loop computes
