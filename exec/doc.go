@@ -12,6 +12,10 @@
 // VARIABLE's buffer (the variable itself, or a reshape or view of it) is a
 // copy, because a trainer updates its variables' arrays in place.
 //
+// Exec takes a Request; its Context stops a run between ops (a loop that
+// would run until Session.MaxIterations, a deadline in a server), with an
+// error that wraps the context's.
+//
 // Listeners see every op before and after it runs; the validation
 // listeners and the training loop hook in there.
 //

@@ -102,12 +102,16 @@ func (ru *run) execParallel(workers int) error {
 			if st.def.Flags&ops.Stateful != 0 {
 				lock, unlock = stateful.Lock, stateful.Unlock
 			}
-			lock()
-			outs, err := callOp(st, ctx, ins)
+			var outs []*ndarray.Array
+			err := ru.stopped(st, nil)
 			if err == nil {
-				err = checkOutputs(st, outs, ctx.Needed)
+				lock()
+				outs, err = callOp(st, ctx, ins)
+				if err == nil {
+					err = checkOutputs(st, outs, ctx.Needed)
+				}
+				unlock()
 			}
-			unlock()
 			mu.Lock()
 			if err != nil {
 				if firstErr == nil {

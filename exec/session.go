@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -59,6 +60,11 @@ type Request struct {
 	// A state carried from step to step can then be updated in place,
 	// each step feeding the previous step's output.
 	Donate []string
+	// Context, when not nil, stops the run once it is done (canceled, or
+	// past its deadline): the run fails before its next op with an error
+	// wrapping the context's error. An op already running finishes first.
+	// A loop that would run until MaxIterations can so be stopped sooner.
+	Context context.Context
 }
 
 // Session runs a graph. Create one with New and reuse it: it caches plans
@@ -195,6 +201,7 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 	s.mu.Lock()
 	ru.listeners = append(append(ru.listeners[:0], s.listeners...), r.Listeners...)
 	s.mu.Unlock()
+	ru.stop = r.Context
 	if err := ru.exec(); err != nil {
 		return nil, err
 	}
@@ -306,6 +313,7 @@ type run struct {
 	cur       *step             // the step running, for overwrite decisions
 	varBufs   []*ndarray.Buffer // the buffers of the VARIABLEs' values
 	ctx       *ops.Ctx
+	stop      context.Context // Request.Context, or nil
 }
 
 // getRun returns a run for plan p, reusing the state of an earlier run.
@@ -329,7 +337,7 @@ func (s *Session) putRun(ru *run) {
 	ru.varBufs = ru.varBufs[:0]
 	ru.ctx.ResetState() // drop what stateful ops kept (tensor arrays)
 	ru.listeners = ru.listeners[:0]
-	ru.p, ru.cur = nil, nil
+	ru.p, ru.cur, ru.stop = nil, nil, nil
 	s.runs.Put(ru)
 }
 
@@ -530,6 +538,9 @@ func (ru *run) finishStep(st *step, outs []*ndarray.Array) {
 // checks what the op returns. it is the loop frame iteration, nil outside
 // control flow.
 func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*ndarray.Array, error) {
+	if err := ru.stopped(st, it); err != nil {
+		return nil, err
+	}
 	ru.cur = st
 	defer func() { ru.cur = nil }()
 	ru.ctx.Node = st.op.Name()
@@ -568,6 +579,22 @@ func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*n
 		}
 	}
 	return outs, nil
+}
+
+// stopped returns an error when the request's context is done, naming the
+// op the run stopped before (and the loop iteration, it, when not nil).
+func (ru *run) stopped(st *step, it *frameIter) error {
+	if ru.stop == nil {
+		return nil
+	}
+	err := ru.stop.Err()
+	if err == nil {
+		return nil
+	}
+	if it != nil && it.f.parent != nil {
+		return fmt.Errorf("exec: run stopped before op %s (in %v): %w", st.op, it, err)
+	}
+	return fmt.Errorf("exec: run stopped before op %s: %w", st.op, err)
 }
 
 // callOp runs one op, turning a panic into an error that names it.
