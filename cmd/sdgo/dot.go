@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -38,14 +37,11 @@ func dotCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	f, err := os.Create(*out)
-	if err == nil {
-		err = writeDOT(f, title, g)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
+	if sameFile(*out, fs.Arg(0)) {
+		fmt.Fprintf(stderr, "sdgo dot: -o %s is the graph file itself\n", *out)
+		return 2
 	}
-	if err != nil {
+	if err := writeFile(*out, func(w io.Writer) error { return writeDOT(w, title, g) }); err != nil {
 		fmt.Fprintf(stderr, "sdgo dot: %v\n", err)
 		return 1
 	}

@@ -743,16 +743,8 @@ func writeOutputsNPY(dir string, names []string, results map[string]*ndarray.Arr
 		}
 		used[file] = n
 		path := filepath.Join(dir, file)
-		f, err := os.Create(path)
-		if err != nil {
-			return err
-		}
-		err = writeNPY(f, a)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return fmt.Errorf("output %q: %s: %w", n, path, err)
+		if err := writeFile(path, func(w io.Writer) error { return writeNPY(w, a) }); err != nil {
+			return fmt.Errorf("output %q: %w", n, err)
 		}
 		fmt.Fprintf(stdout, "%s: wrote %s\n", n, path)
 	}
