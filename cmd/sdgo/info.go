@@ -60,7 +60,8 @@ func writeInfo(w io.Writer, path string, g *graph.Graph, listArrays bool) {
 			switch {
 			case t == graph.PLACEHOLDER && rep.PlaceholderValues[v.Name()] != nil:
 				a := rep.PlaceholderValues[v.Name()]
-				line += "  (the file stores a value: " + typeString(a.DType(), a.Shape()) + ")"
+				// An array's rank is known: its nil shape is a scalar's.
+				line += fmt.Sprintf("  (the file stores a value: %v%v)", a.DType(), a.Shape())
 			case t == graph.ARRAY && v.Op() != nil:
 				line += "  from " + v.Op().OpName()
 			}

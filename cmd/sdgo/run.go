@@ -671,7 +671,11 @@ func formatArray(a *ndarray.Array, limit int) string {
 
 // arrayJSON is an array as JSON: dtype, shape and the flat values.
 func arrayJSON(a *ndarray.Array) map[string]any {
-	m := map[string]any{"dtype": a.DType().String(), "shape": a.Shape()}
+	shape := a.Shape()
+	if shape == nil {
+		shape = []int{} // a scalar's shape is [], not null
+	}
+	m := map[string]any{"dtype": a.DType().String(), "shape": shape}
 	switch {
 	case a.DType() == ndarray.Bool:
 		m["values"] = ndarray.Values[bool](a)
