@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -54,9 +55,24 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 		return exit
 	}
 	path := fs.Arg(0)
-	if *unknownSize < 0 {
-		fmt.Fprintf(stderr, "sdgo gradcheck: -unknown-size %d is negative\n", *unknownSize)
-		return 2
+	// Values the check would run with but not make sense of (a negative or
+	// NaN step, a NaN tolerance that passes everything) are refused.
+	for _, bad := range []struct {
+		flag string
+		v    float64
+		ok   bool
+	}{
+		{"eps", *eps, *eps > 0 && !math.IsInf(*eps, 0)},
+		{"max-rel", *maxRel, *maxRel >= 0},
+		{"min-abs", *minAbs, *minAbs >= 0},
+		{"subset", float64(*subset), *subset >= 0},
+		{"every", float64(*every), *every >= 0},
+		{"unknown-size", float64(*unknownSize), *unknownSize >= 0},
+	} {
+		if !bad.ok {
+			fmt.Fprintf(stderr, "sdgo gradcheck: -%s %v is out of range\n", bad.flag, bad.v)
+			return 2
+		}
 	}
 	values, err := placeholderValues(g, feeds, *seed, *unknownSize)
 	if err != nil {
@@ -75,20 +91,24 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 	if opts.MinAbsError == 0 {
 		opts.MinAbsError = -1 // a literal 0, not the default
 	}
-	fmt.Fprintf(stdout, "%s: loss variables %s\n", path, strings.Join(g.Losses(), ", "))
+	// Both checks run before anything is printed, so that one the
+	// activation check refuses does not follow a printed pass.
 	r, err := validation.CheckGradients(g, values, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo gradcheck: %s: %v\n", path, err)
 		return 2
 	}
-	fmt.Fprintln(stdout, r)
-	failed := !r.OK()
+	var a *validation.GradCheckResult
 	if names := splitList(*acts); len(names) > 0 {
-		a, err := validation.CheckActivationGradients(g, values, names, opts)
-		if err != nil {
-			fmt.Fprintf(stderr, "sdgo gradcheck: %s: %v\n", path, err)
+		if a, err = validation.CheckActivationGradients(g, values, names, opts); err != nil {
+			fmt.Fprintf(stderr, "sdgo gradcheck: %s: -activations: %v\n", path, err)
 			return 2
 		}
+	}
+	fmt.Fprintf(stdout, "%s: loss variables %s\n", path, strings.Join(g.Losses(), ", "))
+	fmt.Fprintln(stdout, r)
+	failed := !r.OK()
+	if a != nil {
 		fmt.Fprintln(stdout, a)
 		failed = failed || !a.OK()
 	}

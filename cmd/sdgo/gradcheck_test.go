@@ -157,3 +157,34 @@ func TestGradcheckOptionsAndErrors(t *testing.T) {
 		t.Errorf("help does not list gradcheck: %s", out2.String())
 	}
 }
+
+// Flags the check cannot work with are usage errors that name the flag, and
+// nothing is checked: -eps -1 ran a check with a negative step and reported
+// failures (exit 1), -subset -3 and -every -2 ran as if not given. An
+// -activations name the check cannot take failed (exit 2) only after
+// "gradient check passed" was printed.
+func TestGradcheckBadFlags(t *testing.T) {
+	path := saveGraph(t, ndarray.Float64, false)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-eps", "-1"}, "-eps"},
+		{[]string{"-eps", "0"}, "-eps"},
+		{[]string{"-eps", "NaN"}, "-eps"},
+		{[]string{"-eps", "+Inf"}, "-eps"},
+		{[]string{"-max-rel", "-1"}, "-max-rel"},
+		{[]string{"-max-rel", "NaN"}, "-max-rel"},
+		{[]string{"-min-abs", "-1e-6"}, "-min-abs"},
+		{[]string{"-min-abs", "NaN"}, "-min-abs"},
+		{[]string{"-subset", "-3"}, "-subset"},
+		{[]string{"-every", "-2"}, "-every"},
+		{[]string{"-activations", "nope"}, `"nope"`},
+		{[]string{"-activations", "w"}, `"w"`},
+	} {
+		code, out, errs := gradcheck(append(c.args, path)...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(out, "passed") || strings.Contains(out, "FAIL") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q (want exit 2 naming %s, no result)", c.args, code, out, errs, c.want)
+		}
+	}
+}
