@@ -2,9 +2,11 @@ package main
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/train"
 )
 
 // sameBits tells apart what ndarray.Equal takes as equal (-0 and 0, NaNs
@@ -31,5 +33,48 @@ func TestSameBits(t *testing.T) {
 		if got := sameBits(c.x, c.y); got != c.want {
 			t.Errorf("%s: sameBits = %v, want %v (Equal says %v)", c.name, got, c.want, ndarray.Equal(c.x, c.y))
 		}
+	}
+}
+
+// The views part of the demo checks what it prints: it used to print the
+// new state and the gradients without comparing them with anything, so a
+// view at the wrong row (Point(-1) resolved to row 1) still exited 0.
+func TestViewsAreChecked(t *testing.T) {
+	if err := views(); err != nil {
+		t.Fatal(err)
+	}
+	f64 := func(v []float64, shape ...int) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v, shape...)) }
+	wrongRow := f64([]float64{2, 3, 3, 2, 2, 21, 201, 2000, 2, 3, 3, 2}, 3, 4)
+	if err := checkViews(wrongRow, viewsWant.dState, viewsWant.dDelta, 1, 2); err == nil {
+		t.Error("checkViews accepts the update of the wrong row")
+	}
+	if err := checkViews(viewsWant.state, viewsWant.dState, f64([]float64{10, 12, 14, 16}, 4), 1, 2); err == nil {
+		t.Error("checkViews accepts a wrong gradient")
+	}
+	if err := checkViews(viewsWant.state, viewsWant.dState, viewsWant.dDelta, 0, 2); err == nil {
+		t.Error("checkViews accepts writes that all copied")
+	}
+}
+
+// The demo checks that the reloaded file holds the updater state it prints
+// as restored: a file without it resumes from zeros, and training still
+// runs.
+func TestUpdaterStateIsChecked(t *testing.T) {
+	g, err := buildMLP(rand.New(rand.NewPCG(1, 2)), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := train.New(g, &train.Config{Updater: train.NewAdam(0.01), Features: []string{"x"}, Labels: []string{"y"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sameUpdaterState(g, g); err != nil {
+		t.Errorf("a graph against itself: %v", err)
+	}
+	g2, err := buildMLP(rand.New(rand.NewPCG(1, 2)), 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sameUpdaterState(g, g2); err == nil {
+		t.Error("sameUpdaterState accepts a graph without the state")
 	}
 }
