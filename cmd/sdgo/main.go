@@ -80,7 +80,14 @@ func parseAndLoad(fs *flag.FlagSet, args []string, moreArgs bool, stderr io.Writ
 		}
 		return nil, 2
 	}
-	if fs.NArg() < 1 || (fs.NArg() > 1 && !moreArgs) {
+	if fs.NArg() < 1 {
+		fs.Usage()
+		return nil, 2
+	}
+	if fs.NArg() > 1 && !moreArgs {
+		// Go's flag package stops at the first argument that is not a
+		// flag, so flags after the file end up here.
+		fmt.Fprintf(stderr, "sdgo %s: unexpected argument %q after the file (flags go before the file)\n", fs.Name(), fs.Arg(1))
 		fs.Usage()
 		return nil, 2
 	}

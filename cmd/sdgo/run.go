@@ -46,9 +46,13 @@ error.
 With -npy DIR, each output is also written to DIR/NAME.npy ("/" and other
 characters a file name cannot hold become "_").
 
-Exit status: 0 when every output was computed, 1 when the run fails (the
-message names the op and its inputs), 2 on a usage error or a file that
-does not load.
+Flags go before FILE.fb: what follows it are output names.
+
+Exit status: 0 when every output was computed (or, not named, lay in a
+branch not taken), 1 when the run fails (the message names the op and its
+inputs) or a named output lay in a branch not taken, 2 on a usage error
+(flags, output names, placeholder values that are missing, unreadable or of
+a shape the placeholder cannot take) or a file that does not load.
 
 flags:`
 
@@ -114,7 +118,11 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 	named := slices.Concat(fs.Args()[1:], splitList(*outs))
 	for _, n := range named {
 		if _, ok := g.Variable(n); !ok {
-			fmt.Fprintf(stderr, "sdgo run: the graph has no variable %q\n", n)
+			hint := ""
+			if strings.HasPrefix(n, "-") {
+				hint = " (flags go before the file)"
+			}
+			fmt.Fprintf(stderr, "sdgo run: the graph has no variable %q%s\n", n, hint)
 			return 2
 		}
 	}
@@ -145,6 +153,9 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 	results, dead, err := runOutputs(g, fed, named)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
+		if errors.Is(err, exec.ErrFeed) {
+			return 2 // a feed the placeholder cannot take, like the others above
+		}
 		return 1
 	}
 	if explicit && len(dead) > 0 {
