@@ -70,8 +70,11 @@ func readNPY(b []byte) (*ndarray.Array, error) {
 	}
 	data := b[start+hlen:]
 	n := 1
-	for _, d := range hdr.shape {
-		if d < 0 || (d > 0 && n > math.MaxInt/8/d) {
+	for i, d := range hdr.shape {
+		if d < 0 {
+			return nil, fmt.Errorf("%w: negative size %d on axis %d of shape %v", errNPY, d, i, hdr.shape)
+		}
+		if d > 0 && n > math.MaxInt/8/d {
 			return nil, fmt.Errorf("%w: shape %v is too large", errNPY, hdr.shape)
 		}
 		n *= d

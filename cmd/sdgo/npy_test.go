@@ -163,7 +163,7 @@ func TestReadNPYErrors(t *testing.T) {
 		{"complex", npyFile("{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", make([]byte, 8)), `"<c8"`},
 		{"structured", npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", make([]byte, 4)), "descr"},
 		{"huge shape", npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", nil), "too large"},
-		{"negative shape", npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }", nil), "too large"},
+		{"negative shape", npyFile("{'descr': '<f8', 'fortran_order': False, 'shape': (2, -1), }", nil), "negative size -1 on axis 1 of shape [2 -1]"},
 		{"no shape", npyFile("{'descr': '<f8', 'fortran_order': False}", nil), "'shape'"},
 		{"garbage", npyFile("{'descr': '<f8', ???}", nil), "header at offset 10"},
 		{"unterminated", npyFile("{'descr': '<f8", nil), "unterminated"},
