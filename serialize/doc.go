@@ -35,9 +35,11 @@
 // warnings about anything kept without being understood.
 //
 // Control-flow loops (enter/merge/next_iteration, TF v1 style) legitimately
-// form cycles: their nodes load as opaque ops, each merge without its loop
-// back edge, which its FileNode keeps and Save writes back. Running them is
-// for the control-flow work.
+// form cycles: a loop's merge is added with its other inputs and gets its
+// back edge from next_iteration once that node is in the graph
+// (graph.Graph.AddBackEdge), so loops load as ordinary ops and run. A back
+// edge into any other op is kept in its FileNode (the op is opaque) and
+// written back by Save.
 //
 // Large arrays are read without a copy when the file is little-endian and
 // their bytes are aligned for their type (Load reads files into 64-byte
