@@ -354,3 +354,40 @@ func TestOutputsOnVariablesAreCopies(t *testing.T) {
 		t.Errorf("the constant's output was copied")
 	}
 }
+
+// Ops that allocate through Ctx.Alloc (add, and most others) fail the same
+// way as greater above: an error wrapping ErrTooLarge that names the op and
+// the shape. Ctx.Alloc has no error to return, so the executor's pool
+// panicked and the run reported "op "add" ... panicked: ... (a bug in sdgo:
+// please report it ...)"; and a shape with more elements than any array may
+// have did not wrap ErrTooLarge at all. The README promises both.
+func TestCtxAllocAboveLimitIsAnError(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, -1, 1)
+	y := g.Placeholder("y", ndarray.Float32, 1, -1)
+	sum := x.Add(y).Named("sum")
+	s := exec.New(g)
+	check := func(n int, shape string) {
+		t.Helper()
+		feeds := map[string]*ndarray.Array{
+			"x": ndarray.Must(ndarray.Zeros(ndarray.Float32, n, 1)),
+			"y": ndarray.Must(ndarray.Zeros(ndarray.Float32, 1, n)),
+		}
+		_, err := s.Output(feeds, sum.Name())
+		if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), `op "add"`) || !strings.Contains(err.Error(), shape) ||
+			strings.Contains(err.Error(), "panicked") {
+			t.Errorf("got %v, want ErrTooLarge naming the op and the shape %s, not a panic", err, shape)
+		}
+	}
+	check(1<<20, "[1048576 1048576]") // 2^40 elements: more than any array may have
+	prev := ndarray.SetAllocLimit(1 << 20)
+	check(1<<10, "[1024 1024]") // 4 MiB, above the limit of 1 MiB
+	ndarray.SetAllocLimit(prev)
+	out, err := s.Output(map[string]*ndarray.Array{
+		"x": ndarray.Must(ndarray.FromSlice([]float32{1, 2}, 2, 1)),
+		"y": ndarray.Must(ndarray.FromSlice([]float32{10}, 1, 1)),
+	}, sum.Name())
+	if err != nil || !ndarray.Equal(out[sum.Name()], ndarray.Must(ndarray.FromSlice([]float32{11, 12}, 2, 1))) {
+		t.Fatalf("the session after the failures: %v, %v", out[sum.Name()], err)
+	}
+}

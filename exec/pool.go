@@ -51,7 +51,7 @@ func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 	}
 	a, err := ndarray.Zeros(dt, shape...)
 	if err != nil {
-		panic(err) // ops check shapes before allocating
+		panic(err) // ErrTooLarge: callOp turns it into the op's error
 	}
 	return a
 }

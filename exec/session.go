@@ -597,10 +597,17 @@ func (ru *run) stopped(st *step, it *frameIter) error {
 	return fmt.Errorf("exec: run stopped before op %s: %w", st.op, err)
 }
 
-// callOp runs one op, turning a panic into an error that names it.
+// callOp runs one op, turning a panic into an error that names it. An
+// output too large to allocate is not a bug: Ctx.Alloc has no error to
+// return and panics with ndarray's ErrTooLarge, which becomes the op's
+// error.
 func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if e, ok := r.(error); ok && errors.Is(e, ndarray.ErrTooLarge) {
+				err = fmt.Errorf("exec: op %s: %w", describe(st, ins), e)
+				return
+			}
 			err = fmt.Errorf("exec: %w", ops.Recovered("op "+describe(st, ins), r))
 		}
 	}()

@@ -55,7 +55,7 @@ func CheckShape(shape []int) error {
 		}
 		if d > 0 {
 			if n > MaxBytes/8/d {
-				return fmt.Errorf("ndarray: shape %v has too many elements", shape)
+				return fmt.Errorf("ndarray: shape %v has too many elements: %w", shape, ErrTooLarge)
 			}
 			n *= d
 		}

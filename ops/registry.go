@@ -304,7 +304,7 @@ func (c *Ctx) Alloc(dt ndarray.DType, shape []int) *ndarray.Array {
 	}
 	a, err := ndarray.Zeros(dt, shape...)
 	if err != nil {
-		panic(err) // shapes reaching here were checked by the op
+		panic(err) // ErrTooLarge: the executor makes it the op's error
 	}
 	return a
 }
