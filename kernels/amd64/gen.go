@@ -17,9 +17,15 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 )
+
+// typeParam matches the type parameter T in a doc comment's loop, which
+// the element type replaces; only the word, so that "Taylor", "math.Tanh"
+// and "TestAccuracy" stay as they are.
+var typeParam = regexp.MustCompile(`\bT\b`)
 
 type isa struct {
 	name string // AVX512 or AVX2
@@ -303,7 +309,7 @@ func (e *g) goRet(k kernel) string {
 
 func (e *g) godecl(k kernel) {
 	fn := k.name + e.t.name + e.i.name
-	doc := strings.ReplaceAll(k.doc, "T", e.t.goT)
+	doc := typeParam.ReplaceAllLiteralString(k.doc, e.t.goT)
 	fmt.Fprintf(&e.gofile, "\n// %s computes, with %s,\n//\n", fn, map[string]string{"AVX512": "AVX-512F", "AVX2": "AVX2 and FMA"}[e.i.name])
 	for _, line := range strings.Split(strings.TrimSpace(doc), "\n") {
 		fmt.Fprintf(&e.gofile, "//\t%s\n", line)

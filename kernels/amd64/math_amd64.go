@@ -10,7 +10,7 @@ package amd64
 //		dst[i] = math.Exp(x[i])
 //	}
 //
-//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float32aylor polynomial of degree 13
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a Taylor polynomial of degree 13
 //	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
 //	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
 //	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
@@ -35,7 +35,7 @@ func LogF32AVX512(dst []float32, x []float32)
 // TanhF32AVX512 computes, with AVX-512F,
 //
 //	for i := range dst {
-//		dst[i] = math.float32anh(x[i])
+//		dst[i] = math.Tanh(x[i])
 //	}
 //
 //	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational
@@ -64,7 +64,7 @@ func SigmoidF32AVX512(dst []float32, x []float32)
 //		dst[i] = math.Exp(x[i])
 //	}
 //
-//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float64aylor polynomial of degree 13
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a Taylor polynomial of degree 13
 //	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
 //	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
 //	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
@@ -89,7 +89,7 @@ func LogF64AVX512(dst []float64, x []float64)
 // TanhF64AVX512 computes, with AVX-512F,
 //
 //	for i := range dst {
-//		dst[i] = math.float64anh(x[i])
+//		dst[i] = math.Tanh(x[i])
 //	}
 //
 //	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational
@@ -118,7 +118,7 @@ func SigmoidF64AVX512(dst []float64, x []float64)
 //		dst[i] = math.Exp(x[i])
 //	}
 //
-//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float32aylor polynomial of degree 13
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a Taylor polynomial of degree 13
 //	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
 //	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
 //	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
@@ -143,7 +143,7 @@ func LogF32AVX2(dst []float32, x []float32)
 // TanhF32AVX2 computes, with AVX2 and FMA,
 //
 //	for i := range dst {
-//		dst[i] = math.float32anh(x[i])
+//		dst[i] = math.Tanh(x[i])
 //	}
 //
 //	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational
@@ -172,7 +172,7 @@ func SigmoidF32AVX2(dst []float32, x []float32)
 //		dst[i] = math.Exp(x[i])
 //	}
 //
-//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a float64aylor polynomial of degree 13
+//	with x = k*ln2 + r, |r| <= ln2/2 (Cody-Waite, FMA), a Taylor polynomial of degree 13
 //	(float64) or 7 (float32) for e^r, and 2^k applied with VSCALEF (AVX-512) or as two
 //	exponent-field multiplies (AVX2), so overflow, gradual underflow, ±Inf and NaN
 //	come out as in math.Exp. Measured error: at most 1 ulp from the correctly
@@ -197,7 +197,7 @@ func LogF64AVX2(dst []float64, x []float64)
 // TanhF64AVX2 computes, with AVX2 and FMA,
 //
 //	for i := range dst {
-//		dst[i] = math.float64anh(x[i])
+//		dst[i] = math.Tanh(x[i])
 //	}
 //
 //	with 1 - 2/(e^(2|x|)+1) for |x| >= 0.625 and below it fdlibm's rational

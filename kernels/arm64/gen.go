@@ -18,8 +18,14 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"regexp"
 	"strings"
 )
+
+// typeParam matches the type parameter T in a doc comment's loop, which
+// the element type replaces; only the word, so that "Taylor", "math.Tanh"
+// and "TestAccuracy" stay as they are.
+var typeParam = regexp.MustCompile(`\bT\b`)
 
 type typ struct {
 	name, goT string
@@ -180,7 +186,7 @@ func (e *g) decl(name, doc string, args []arg, ret bool) map[string]int {
 		r = " " + e.t.goT
 	}
 	fmt.Fprintf(&e.gofile, "\n// %s computes, with NEON, for a length that is a multiple of %d,\n//\n", fn, e.t.lanes)
-	for _, line := range strings.Split(strings.ReplaceAll(doc, "T", e.t.goT), "\n") {
+	for _, line := range strings.Split(typeParam.ReplaceAllLiteralString(doc, e.t.goT), "\n") {
 		fmt.Fprintf(&e.gofile, "//\t%s\n", line)
 	}
 	fmt.Fprintf(&e.gofile, "//\n//go:noescape\nfunc %s(%s)%s\n", fn, e.goArgs(args), r)

@@ -265,9 +265,9 @@ const (
 //		dst[i] = math.Exp(x[i])
 //	}
 //
-//	with the algorithm of the amd64 AVX2 kernel: x = k*ln2 + r, a float32aylor
+//	with the algorithm of the amd64 AVX2 kernel: x = k*ln2 + r, a Taylor
 //	polynomial for e^r, 2^k applied as two exponent-field multiplies. Error: at
-//	most 1 ulp (see float32estAccuracy).
+//	most 1 ulp (see TestAccuracy).
 //
 //go:noescape
 func ExpF32NEON(dst []float32, x []float32)
@@ -287,7 +287,7 @@ func LogF32NEON(dst []float32, x []float32)
 // TanhF32NEON computes, with NEON, for a length that is a multiple of 4,
 //
 //	for i := range dst {
-//		dst[i] = math.float32anh(x[i])
+//		dst[i] = math.Tanh(x[i])
 //	}
 //
 //	with the algorithm of the amd64 AVX2 kernel: 1 - 2/(e^(2|x|)+1) for
@@ -582,9 +582,9 @@ const (
 //		dst[i] = math.Exp(x[i])
 //	}
 //
-//	with the algorithm of the amd64 AVX2 kernel: x = k*ln2 + r, a float64aylor
+//	with the algorithm of the amd64 AVX2 kernel: x = k*ln2 + r, a Taylor
 //	polynomial for e^r, 2^k applied as two exponent-field multiplies. Error: at
-//	most 1 ulp (see float64estAccuracy).
+//	most 1 ulp (see TestAccuracy).
 //
 //go:noescape
 func ExpF64NEON(dst []float64, x []float64)
@@ -604,7 +604,7 @@ func LogF64NEON(dst []float64, x []float64)
 // TanhF64NEON computes, with NEON, for a length that is a multiple of 2,
 //
 //	for i := range dst {
-//		dst[i] = math.float64anh(x[i])
+//		dst[i] = math.Tanh(x[i])
 //	}
 //
 //	with the algorithm of the amd64 AVX2 kernel: 1 - 2/(e^(2|x|)+1) for
