@@ -49,7 +49,9 @@ func Gemm[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T
 // each too small to split (under about 2 MFLOP per goroutine) runs them
 // side by side, whole, on up to threads goroutines (0 or less: GOMAXPROCS),
 // from the calling goroutine and the helpers Gemm uses; larger products run
-// one after another, each split as Gemm splits it.
+// one after another, each split as Gemm splits it. As in Gemm, an operand
+// must lie in its slice from its offset on (a negative stride may not reach
+// before the offset), or GemmBatch panics before any product runs.
 func GemmBatch[T Float](threads int, m, n, k int, alpha T, a []T, rsa, csa int, b []T, rsb, csb int, beta T, c []T, rsc, csc int, offs [][3]int) {
 	if m <= 0 || n <= 0 || len(offs) == 0 {
 		return
@@ -156,18 +158,25 @@ func mmacs(count, m, n, k int) int {
 }
 
 // checkExtent panics, naming the operand, unless every element (i, j) of a
-// rows×cols operand (rows, cols >= 1), at s[off+i*rs+j*cs], lies inside s.
+// rows×cols operand (rows, cols >= 1), at s[off+i*rs+j*cs], lies inside
+// s[off:]: the product is handed its operand from off on (GemmBatch slices
+// it there), so a negative stride must not reach back before off either.
 // Gemm checks its operands before it splits the work, so that a bad
 // argument panics on the caller's goroutine, where it can be recovered, and
 // not on a helper's, where it would end the program.
 func checkExtent[T Float](name string, s []T, off, rows, cols, rs, cs int) {
-	if lo, hi, ok := extent(len(s), off, rows, cols, rs, cs); !ok {
-		needs := "spans more than"
-		if lo <= hi {
-			needs = fmt.Sprintf("needs elements %d to %d of", lo, hi)
-		}
-		panic(fmt.Sprintf("kernels: GEMM operand %s (%d×%d from offset %d, strides %d and %d) %s a slice of %d", name, rows, cols, off, rs, cs, needs, len(s)))
+	lo, hi, ok := extent(len(s), off, rows, cols, rs, cs)
+	if ok && lo >= off {
+		return
 	}
+	needs := "spans more than"
+	switch {
+	case ok:
+		needs = fmt.Sprintf("needs elements %d to %d, from before its offset, of", lo, hi)
+	case lo <= hi:
+		needs = fmt.Sprintf("needs elements %d to %d of", lo, hi)
+	}
+	panic(fmt.Sprintf("kernels: GEMM operand %s (%d×%d from offset %d, strides %d and %d) %s a slice of %d", name, rows, cols, off, rs, cs, needs, len(s)))
 }
 
 // extent returns the lowest and highest of the offsets off+i*rs+j*cs, i <

@@ -104,6 +104,18 @@ func TestGemmBadOperand(t *testing.T) {
 			GemmBatch(2, 20, 20, 20, 1, a, 20, 1, b, 20, 1, 0, c, 20, 1, [][3]int{{0, 0, 0}, {0, 0, m*n - 10}})
 		}},
 		{"batch C overlapping the end", "operand C", func() { GemmBatch(2, m, n, k, 1, a, k, 1, b, n, 1, 0, c, n, 1, offs) }},
+		// C_i upside down, each from the start of its last row: the batch
+		// accepted it, and each product's own check refused it on the
+		// goroutines the batch had spawned, which ended the program.
+		{"batch negative stride back from the offset", "from before its offset", func() {
+			const count, size = 40, 64
+			offs := make([][3]int, count)
+			for i := range offs {
+				offs[i] = [3]int{0, 0, i*size*size + (size-1)*size}
+			}
+			c := make([]float32, count*size*size)
+			GemmBatch(8, size, size, size, 1, a, size, 1, b, size, 1, 0, c, -size, 1, offs)
+		}},
 	} {
 		func() {
 			defer func() {
