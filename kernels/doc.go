@@ -6,8 +6,10 @@
 // AVX2+FMA on amd64 and NEON on arm64 when the CPU has it, and with the
 // portable Go versions in this package otherwise or when built with the
 // purego tag. The environment variable SDGO_ISA caps the instruction set
-// (for example SDGO_ISA=avx2 or SDGO_ISA=generic), which helps when debugging
-// and comparing; ISA reports what was chosen.
+// (avx512, avx2, neon or generic; a cap above what the CPU or the build
+// offers changes nothing, and any other value is reported on stderr and
+// ignored), which helps when debugging and comparing; ISA reports what was
+// chosen.
 //
 // Implementations:
 //   - avx512 (amd64, AVX-512F with AVX2 and FMA): every table entry is

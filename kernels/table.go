@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"os"
 	"strings"
 )
@@ -70,6 +71,20 @@ func For[T Float]() *Table[T] {
 // isaCap returns the instruction-set cap from SDGO_ISA, lower-cased, or ""
 // when it is unset.
 func isaCap() string { return strings.ToLower(strings.TrimSpace(os.Getenv("SDGO_ISA"))) }
+
+// isaNames are the values of SDGO_ISA the kernels know, on any build: a cap
+// an architecture does not have (neon on amd64) leaves its best instruction
+// set; "avx" is avx2, "purego" and "go" are generic.
+var isaNames = map[string]bool{"": true, "avx512": true, "avx2": true, "avx": true, "neon": true, "generic": true, "purego": true, "go": true}
+
+// A misspelt cap (avx-2, sse) would otherwise leave the kernels on the best
+// instruction set without a word; an init function cannot return an error,
+// so it is reported once on stderr.
+func init() {
+	if c := isaCap(); !isaNames[c] {
+		fmt.Fprintf(os.Stderr, "sdgo: SDGO_ISA=%q names no instruction set (avx512, avx2, neon, generic); ignored\n", c)
+	}
+}
 
 // install makes im the implementation of F32, F64, Gemm and ISA.
 func install(im impl) {
