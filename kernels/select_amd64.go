@@ -123,7 +123,7 @@ func gatherWith[T Float](asm func(dst, src []T, inc int)) func(dst, src []T, inc
 			GatherGo(dst, src, inc)
 			return
 		}
-		_ = src[(n-1)*inc] // bounds check
+		span("Gather", n, inc, len(src))
 		asm(dst, src, inc)
 	}
 }
@@ -136,7 +136,7 @@ func scatterWith[T Float](asm func(dst []T, inc int, src []T)) func(dst []T, inc
 			ScatterGo(dst, inc, src)
 			return
 		}
-		_ = dst[(n-1)*inc] // bounds check
+		span("Scatter", n, inc, len(dst))
 		asm(dst, inc, src)
 	}
 }

@@ -146,7 +146,7 @@ func gatherNEON[T Float](asm func(dst, src []T, inc int), lanes int) func(dst, s
 			GatherGo(dst, src, inc)
 			return
 		}
-		_ = src[(n-1)*inc] // bounds check
+		span("Gather", n, inc, len(src))
 		g := min(n/lanes, len(src)/(lanes*inc)) * lanes
 		if g > 0 {
 			asm(dst[:g], src[:g*inc], inc)

@@ -1,6 +1,10 @@
 package kernels
 
-import "unsafe"
+import (
+	"fmt"
+	"math/bits"
+	"unsafe"
+)
 
 // Strided runs. The ndarray package hands kernels contiguous runs; a run
 // whose elements are inc apart is gathered into contiguous scratch with
@@ -24,7 +28,7 @@ func GatherGo[T Float](dst, src []T, inc int) {
 		copy(dst, src[:n])
 		return
 	}
-	src = src[:(n-1)*inc+1] // panics when src is too short or inc < 0
+	src = src[:span("Gather", n, inc, len(src))]
 	j := 0
 	for i := range dst {
 		dst[i] = src[j]
@@ -51,12 +55,26 @@ func ScatterGo[T Float](dst []T, inc int, src []T) {
 		copy(dst[:n], src)
 		return
 	}
-	dst = dst[:(n-1)*inc+1] // panics when dst is too short or inc < 0
+	dst = dst[:span("Scatter", n, inc, len(dst))]
 	j := 0
 	for _, v := range src {
 		dst[j] = v
 		j += inc
 	}
+}
+
+// span returns (n-1)*inc+1, the length n elements inc apart cover (n >= 1),
+// and panics, naming op, unless inc >= 0 and a slice of l elements holds
+// them. The product is taken in double width: in int a huge inc wraps
+// around to a small span, which the slice expression then let through (and
+// the assembly, which steps by inc*size bytes, read or wrote the elements
+// as if inc were small).
+func span(op string, n, inc, l int) int {
+	hi, lo := bits.Mul64(uint64(n-1), uint64(inc))
+	if inc < 0 || hi != 0 || lo >= uint64(l) {
+		panic(fmt.Sprintf("kernels: %s of %d elements %d apart does not fit a slice of %d", op, n, inc, l))
+	}
+	return int(lo) + 1
 }
 
 // Prefetch asks for the elements s[i*inc], i < n, to be brought into the

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -67,6 +68,23 @@ func testStrided[T Float](t *testing.T, im impl) {
 	}
 	if !panics(func() { tab.Gather(make([]T, 3), make([]T, 10), -1) }) {
 		t.Errorf("%s Gather with inc -1 does not panic", im.name)
+	}
+	// (n-1)*inc wraps around to 4: five elements 2^62+1 apart (2^30+1 on
+	// 32 bits) do not fit in ten. The assembly gathered and scattered
+	// src[0:5] as if inc were 1, and ScatterGo wrote dst[0] before its
+	// panic.
+	huge := math.MaxInt>>1 + 2
+	ten := make([]T, 10)
+	if !panics(func() { tab.Gather(make([]T, 5), ten, huge) }) {
+		t.Errorf("%s Gather with inc %d does not panic", im.name, huge)
+	}
+	if !panics(func() { tab.Scatter(ten, huge, []T{1, 2, 3, 4, 5}) }) {
+		t.Errorf("%s Scatter with inc %d does not panic", im.name, huge)
+	}
+	for i, v := range ten {
+		if v != 0 {
+			t.Errorf("%s Scatter with inc %d wrote dst[%d] = %v", im.name, huge, i, v)
+		}
 	}
 }
 
