@@ -72,10 +72,14 @@ func floatBinK[T kernels.Float](tab *kernels.Table[T], op BinaryOp) (k binK[T], 
 		return binK[T]{tab.Mul, tab.Scale, func(d []T, s T, x []T) { tab.Scale(d, x, s) }, nil}, true
 	case Div:
 		return binK[T]{tab.Div, tab.DivScalar, tab.ScalarDiv, nil}, true
+	// No scalar-on-the-left kernel for Maximum and Minimum: MaxScalar(x, s)
+	// is not max(s, x[i]) when the two tie, +0 against -0, since a tie
+	// keeps the right operand's zero (and when both are NaN, its NaN);
+	// binaryRuns spreads the scalar into scratch instead.
 	case Maximum:
-		return binK[T]{tab.Max, tab.MaxScalar, func(d []T, s T, x []T) { tab.MaxScalar(d, x, s) }, nil}, true
+		return binK[T]{tab.Max, tab.MaxScalar, nil, nil}, true
 	case Minimum:
-		return binK[T]{tab.Min, tab.MinScalar, func(d []T, s T, x []T) { tab.MinScalar(d, x, s) }, nil}, true
+		return binK[T]{tab.Min, tab.MinScalar, nil, nil}, true
 	}
 	return k, false
 }

@@ -715,3 +715,32 @@ func TestConstructors(t *testing.T) {
 	full, _ := Full(Bool, 1, 2)
 	assertClose(t, full, []float64{1, 1}, 0)
 }
+
+// Maximum and Minimum of +0 and -0 give y's zero (the kernels' rule, and
+// the scalar loop's) however the operands are laid out: with x a
+// broadcast scalar the runs went to MaxScalar(y, x), which keeps x's zero.
+func TestMaxMinZerosBroadcast(t *testing.T) {
+	for _, dt := range []DType{Float32, Float64} {
+		for _, op := range []BinaryOp{Maximum, Minimum} {
+			for _, xv := range []float64{0, math.Copysign(0, -1)} {
+				yv := -xv
+				full := func(v float64, shape ...int) *Array { return Must(Full(dt, v, shape...)) }
+				for name, xy := range map[string][2]*Array{
+					"packed":          {full(xv, 5), full(yv, 5)},
+					"x scalar":        {full(xv), full(yv, 5)},
+					"y scalar":        {full(xv, 5), full(yv)},
+					"both scalars":    {full(xv), full(yv)},
+					"x broadcast row": {full(xv, 2, 1), full(yv, 2, 3)},
+					"y broadcast row": {full(xv, 2, 3), full(yv, 2, 1)},
+				} {
+					got := Must(Binary(op, xy[0], xy[1]))
+					for i, v := range got.Float64s() {
+						if math.Signbit(v) != math.Signbit(yv) {
+							t.Errorf("%v %v(%v, %v) %s: element %d is %v, want y's zero", dt, op, xv, yv, name, i, v)
+						}
+					}
+				}
+			}
+		}
+	}
+}
