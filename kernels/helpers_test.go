@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -144,7 +145,7 @@ func TestGemmBadOperand(t *testing.T) {
 		{"negative C row stride", "operand C", "needs elements -11 to 31", func() { Gemm(1, 12, 32, 8, 1, ones, 8, 1, ones, 32, 1, 0, c1, -1, 1) }},
 		{"negative C column stride", "operand C", "needs elements -11 to 31", func() { Gemm(1, 32, 12, 8, 1, ones, 8, 1, ones, 12, 1, 0, c1, 1, -1) }},
 		{"stride overflowing int", "operand A", "spans more than a slice of 8", func() {
-			Gemm(1, 4, 1, 1, 1, ones[:8], 0x5555555555555557, 1, ones, 1, 1, 0, c1, 1, 1)
+			Gemm(1, 4, 1, 1, 1, ones[:8], math.MaxUint/3+2, 1, ones, 1, 1, 0, c1, 1, 1)
 		}},
 	} {
 		func() {
