@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize"
 )
 
 // npyFile assembles a version 1.0 file from a header dict and data bytes,
@@ -256,4 +258,25 @@ func mustBytes(a *ndarray.Array) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// Two outputs whose names map to one .npy file are refused before any file
+// is written.
+func TestRunNPYClash(t *testing.T) {
+	g := graph.New()
+	c := g.Const("c", ndarray.Must(ndarray.FromSlice([]float32{1, 2})))
+	c.AddScalar(1).Named("a:b")
+	c.AddScalar(2).Named("a_b")
+	path := filepath.Join(t.TempDir(), "g.fb")
+	if err := serialize.Save(path, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	outDir := filepath.Join(t.TempDir(), "out")
+	code, _, errs := sdgo(t, "run", "-npy", outDir, path, "a:b", "a_b")
+	if code == 0 || !strings.Contains(errs, `"a:b" and "a_b" would both be written to a_b.npy`) {
+		t.Errorf("exit %d, %s", code, errs)
+	}
+	if ents, err := os.ReadDir(outDir); err != nil || len(ents) != 0 {
+		t.Errorf("files written before the clash was found: %v %v", ents, err)
+	}
 }

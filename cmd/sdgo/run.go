@@ -746,17 +746,25 @@ func writeOutputsNPY(dir string, names []string, results map[string]*ndarray.Arr
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	// Clashes are found before any file is written, so that a refused
+	// request leaves DIR as it was.
 	used := map[string]string{}
+	files := map[string]string{}
 	for _, n := range names {
-		a := results[n]
-		if a == nil {
+		if results[n] == nil {
 			continue
 		}
 		file := npyFileName(n)
 		if prev, ok := used[file]; ok && prev != n {
 			return fmt.Errorf("outputs %q and %q would both be written to %s", prev, n, file)
 		}
-		used[file] = n
+		used[file], files[n] = n, file
+	}
+	for _, n := range names {
+		a, file := results[n], files[n]
+		if a == nil {
+			continue
+		}
 		path := filepath.Join(dir, file)
 		if err := writeFile(path, func(w io.Writer) error { return writeNPY(w, a) }); err != nil {
 			return fmt.Errorf("output %q: %w", n, err)
