@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -50,7 +51,7 @@ Flags go before FILE.fb: what follows it are output names.
 
 Exit status: 0 when every output was computed (or, not named, lay in a
 branch not taken), 1 when the run fails (the message names the op and its
-inputs) or a named output lay in a branch not taken, 2 on a usage error
+inputs), stops at -timeout, or a named output lay in a branch not taken, 2 on a usage error
 (flags, output names, placeholder values that are missing, unreadable or of
 a shape the placeholder cannot take) or a file that does not load.
 
@@ -108,6 +109,7 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 		asJSON    = fs.Bool("json", false, "print the outputs as one JSON object")
 		maxElems  = fs.Int("max", 1000, "print at most `N` elements of each output (0: all)")
 		npyDir    = fs.String("npy", "", "also write each output to `DIR`/NAME.npy")
+		timeout   = fs.Duration("timeout", 0, "stop the run after `D` (such as 30s; 0: no limit)")
 	)
 	fs.Var(&feeds, "feed", "a placeholder's values, `name=v1,v2,...[:shape]` or name=file.npy (repeatable)")
 	fs.Var(&feeds, "ph", "the same as -feed")
@@ -150,7 +152,17 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
 		return 2
 	}
-	results, dead, err := runOutputs(g, fed, named)
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "sdgo run: -timeout %v is negative\n", *timeout)
+		return 2
+	}
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	results, dead, err := runOutputs(ctx, g, fed, named)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
 		if errors.Is(err, exec.ErrFeed) {
@@ -234,9 +246,9 @@ func defaultRunOutputs(g *graph.Graph) []string {
 
 // runOutputs runs the outputs together; when some lie in a branch not
 // taken, it runs them one by one and reports those (nil results).
-func runOutputs(g *graph.Graph, feeds map[string]*ndarray.Array, names []string) (map[string]*ndarray.Array, []string, error) {
+func runOutputs(ctx context.Context, g *graph.Graph, feeds map[string]*ndarray.Array, names []string) (map[string]*ndarray.Array, []string, error) {
 	s := exec.New(g)
-	res, err := s.Output(feeds, names...)
+	res, err := s.Exec(exec.Request{Feeds: feeds, Outputs: names, Context: ctx})
 	if err == nil {
 		return res, nil, nil
 	}
@@ -246,7 +258,7 @@ func runOutputs(g *graph.Graph, feeds map[string]*ndarray.Array, names []string)
 	res = map[string]*ndarray.Array{}
 	var dead []string
 	for _, n := range names {
-		r, err := s.Output(feeds, n)
+		r, err := s.Exec(exec.Request{Feeds: feeds, Outputs: []string{n}, Context: ctx})
 		switch {
 		case err == nil:
 			res[n] = r[n]

@@ -7,6 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize"
 )
 
 const fixtures = "../../../shared/samediff/fixtures"
@@ -154,5 +159,32 @@ func TestRunErrors(t *testing.T) {
 	code, out, _ := sdgo(t, "help")
 	if code != 0 || !strings.Contains(out, "run ") {
 		t.Errorf("help does not list run: %s", out)
+	}
+}
+
+// -timeout stops a run that would loop until the iteration cap.
+func TestRunTimeout(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64)
+	out, err := g.While([]*graph.Variable{x},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Ge(v[0]) }, // always true
+		func(v []*graph.Variable) []*graph.Variable { return []*graph.Variable{v[0].AddScalar(1)} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "loop.fb")
+	if err := serialize.Save(path, g, nil); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	code, stdout, errs := sdgo(t, "run", "-timeout", "100ms", "-ph", "x=0:", path, out[0].Name())
+	if code != 1 || stdout != "" || !strings.Contains(errs, "stopped before op") || !strings.Contains(errs, "deadline exceeded") {
+		t.Errorf("exit %d, stdout %q, stderr %s", code, stdout, errs)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("stopped after %v", d)
+	}
+	if code, _, errs := sdgo(t, "run", "-timeout", "-1s", "-ph", "x=0:", path); code != 2 || !strings.Contains(errs, "-timeout -1s is negative") {
+		t.Errorf("negative timeout: exit %d, %s", code, errs)
 	}
 }
