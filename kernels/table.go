@@ -24,8 +24,9 @@ type Table[T Float] struct {
 	Axpy func(dst []T, a T, x []T)
 	// FMA: dst[i] = x[i]*y[i] + z[i]
 	FMA func(dst, x, y, z []T)
-	// dst[i] = f(x[i]) for f in -x, |x|, sqrt(x), max(x, 0), e^x, ln x,
-	// tanh x and 1/(1+e^-x).
+	// dst[i] = f(x[i]) for f in -x, |x|, sqrt(x), relu, e^x, ln x, tanh x
+	// and 1/(1+e^-x); relu is x < 0 ? 0 : x, so -0 and NaN stay as they
+	// are (unlike Max(x, 0), whose tie keeps the 0).
 	Neg, Abs, Sqrt, Relu, Exp, Log, Tanh, Sigmoid func(dst, x []T)
 	// Sum returns x[0]+...+x[n-1]; MaxReduce and MinReduce the largest and
 	// smallest element.
