@@ -186,6 +186,10 @@ func bpForwardCases() []fwd {
 			A(f64([]int{2}, 0.5, 0.25), f64([]int{2}, -0.25, -0.125)), 0},
 		{"Pow_bp", "Pow_bp", ops.Args{}, A(f64([]int{2}, 2, math.E), f64([]int{2}, 3, 1), f64([]int{2}, 1, 1)),
 			A(f64([]int{2}, 12, 1), f64([]int{2}, 8*math.Ln2, math.E)), 1e-15},
+		// Where x <= 0, ln x is undefined: dL/dy is 0 there (as in
+		// TensorFlow), not x^y·ln(tiny); dL/dx is y·x^(y-1) as anywhere.
+		{"Pow_bp non-positive base", "Pow_bp", ops.Args{}, A(f64([]int{3}, -2, 0, -0.5), f64([]int{3}, 3, 2, 2), f64([]int{3}, 1, 1, 2)),
+			A(f64([]int{3}, 12, 0, -2), f64([]int{3}, 0, 0, 0)), 1e-15},
 		{"maximum_bp", "maximum_bp", ops.Args{}, A(f64([]int{3}, 1, 5, 3), f64([]int{3}, 2, 2, 3), f64([]int{3}, 1, 2, 3)),
 			A(f64([]int{3}, 0, 2, 3), f64([]int{3}, 1, 0, 0)), 0},
 		{"minimum_bp", "minimum_bp", ops.Args{}, A(f64([]int{3}, 1, 5, 3), f64([]int{3}, 2, 2, 3), f64([]int{3}, 1, 2, 3)),
@@ -322,5 +326,11 @@ func coreGradCases() []grd {
 				ops.Args{I: []int64{int64(mode)}, F: []float64{0.2}}, []input{r(3, 4), in(randu(rng, 0.5, 2, 3)), in(randu(rng, 0, 1, 3, 4))}},
 		)
 	}
+	// matmul ignores a transpose flag on a vector operand; so must its
+	// gradient.
+	cs = append(cs,
+		grd{"matmul vector-matrix, transpose flag on the vector", "matmul", ops.MatMulArgs(true, false), []input{r(3), r(3, 2)}},
+		grd{"matmul matrix-vector, transpose flag on the vector", "matmul", ops.MatMulArgs(false, true), []input{r(2, 3), r(3)}},
+	)
 	return cs
 }

@@ -584,12 +584,13 @@ func genMatmul(r *rand.Rand) dcase {
 	if ty == 1 {
 		ys = append(by[:len(by):len(by)], n, k)
 	}
-	// Vectors now and then.
+	// Vectors now and then, their transpose flags left as drawn: matmul
+	// ignores them, and so must its gradient.
 	if r.IntN(5) == 0 {
-		xs, tx = []int{k}, 0
+		xs = []int{k}
 	}
 	if r.IntN(5) == 0 {
-		ys, ty = []int{k}, 0
+		ys = []int{k}
 	}
 	a := ops.Args{I: []int64{int64(tx), int64(ty), int64(tz)}}
 	if r.IntN(3) == 0 {
