@@ -183,7 +183,7 @@ func (d *diff) run(losses, wrt []*graph.Variable) ([]*graph.Variable, error) {
 		case la.any:
 			// A gradient that only flowed through a branch not taken
 			// is dead when the graph runs; it counts as zero.
-			v = d.b.op1("mergeadd", ops.Args{}, v, d.b.op1("zeros_as", ops.Args{}, w))
+			v = d.b.op1("mergeadd", ops.MergeAddDeadAsZero(), v, d.b.op1("zeros_as", ops.Args{}, w))
 		}
 		if d.b.err != nil {
 			return nil, d.b.err
@@ -220,7 +220,7 @@ func (d *diff) total(sc *scope, v *graph.Variable) ops.Value {
 	case 1:
 		return c[0]
 	}
-	t := d.b.op1("mergeadd", ops.Args{}, c...)
+	t := d.b.op1("mergeadd", ops.MergeAddDeadAsZero(), c...)
 	sc.contrib[v] = []ops.Value{t}
 	return t
 }

@@ -54,6 +54,46 @@ func TestGradientThroughIf(t *testing.T) {
 	}
 }
 
+// Branches whose gradient ops read no value of the branch: then is
+// -in - w (neg and mergeadd: their gradients are -dy and dy), else ignores
+// its input. The branch not taken must give no gradient, though nothing
+// dead feeds its gradient ops: the merge's rule routes the gradient into the
+// branch taken only, and the switch's rule gives an input the branch taken
+// did not use zeros.
+func TestGradientThroughIfBranchesThatReadNothing(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 3)
+	w := g.Placeholder("w", ndarray.Float64, 3)
+	p := g.Placeholder("p", ndarray.Bool)
+	out, err := g.If(p, []*graph.Variable{x},
+		func(in []*graph.Variable) []*graph.Variable {
+			return []*graph.Variable{g.Apply("mergeadd", ops.Args{}, g.Math().Neg(in[0]), g.Math().Neg(w))}
+		},
+		func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{w.MulScalar(2)} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.Const("c", ndarray.Must(ndarray.FromSlice([]float64{1, -2, 0.5})))
+	out[0].Mul(c).Sum().Add(x.Mul(x).Sum()).Named("loss")
+	if err := g.SetLoss("loss"); err != nil {
+		t.Fatal(err)
+	}
+	for _, pv := range []bool{true, false} {
+		feeds := map[string]*ndarray.Array{
+			"x": ndarray.Must(ndarray.FromSlice([]float64{0.3, -1.2, 2})),
+			"w": ndarray.Must(ndarray.FromSlice([]float64{1.5, 0.5, -2})),
+			"p": ndarray.Scalar(pv),
+		}
+		r, err := validation.CheckGradients(g, feeds, controlGradCheck("x", "w"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.OK() {
+			t.Errorf("p=%v: %v", pv, r)
+		}
+	}
+}
+
 // A loop that runs a data-dependent number of times: while s < limit:
 // s = s·a + b (elementwise, summed for the test), with a, b read from
 // outside. The number of iterations depends on the inputs.

@@ -410,7 +410,7 @@ func (d *diff) loopGrad(f *frameInfo, sc *scope) error {
 		case 1:
 			g = parts[0]
 		default:
-			g = b.op1("mergeadd", ops.Args{}, parts...)
+			g = b.op1("mergeadd", ops.MergeAddDeadAsZero(), parts...)
 		}
 		next = append(next, g)
 	}
@@ -419,7 +419,7 @@ func (d *diff) loopGrad(f *frameInfo, sc *scope) error {
 		if t := d.total(body, x); t != nil {
 			// mergeadd: a contribution from a branch not taken in this
 			// iteration is dead and counts as zero.
-			acc = b.op1("mergeadd", ops.Args{}, acc, t)
+			acc = b.op1("mergeadd", ops.MergeAddDeadAsZero(), acc, t)
 		} else {
 			// Nothing flowed this iteration; keep the accumulator in
 			// the frame all the same.

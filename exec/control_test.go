@@ -64,6 +64,43 @@ func TestIf(t *testing.T) {
 	}
 }
 
+// A mergeadd in a branch is an ordinary op: dead, like the branch, when
+// the branch is not taken, though one of its inputs (-w, computed from
+// outside the branch) is alive. The if's merge then takes the branch taken,
+// whichever side it is on.
+func TestMergeAddInBranch(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	w := g.Placeholder("w", ndarray.Float64, 2)
+	p := g.Placeholder("p", ndarray.Bool)
+	sum := func(in []*graph.Variable) []*graph.Variable {
+		return []*graph.Variable{g.Apply("mergeadd", ops.Args{}, in[0], g.Math().Neg(w))}
+	}
+	double := func(in []*graph.Variable) []*graph.Variable { return []*graph.Variable{w.MulScalar(2)} }
+	for _, c := range []struct {
+		name      string
+		then, els func([]*graph.Variable) []*graph.Variable
+	}{{"then", sum, double}, {"else", double, sum}} {
+		out, err := g.If(p, []*graph.Variable{x}, c.then, c.els)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pv := range []bool{true, false} {
+			res, err := exec.Output(g, map[string]*ndarray.Array{"x": f64s(10, 20), "w": f64s(1, 2), "p": ndarray.Scalar(pv)}, out[0].Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []float64{2, 4} // w·2
+			if pv == (c.name == "then") {
+				want = []float64{9, 18} // x - w
+			}
+			if got := res[out[0].Name()].Float64s(); !slices.Equal(got, want) {
+				t.Errorf("mergeadd in the %s branch, p=%v: %v, want %v", c.name, pv, got, want)
+			}
+		}
+	}
+}
+
 func assertVals(t *testing.T, a *ndarray.Array, want ...float64) {
 	t.Helper()
 	got := a.Float64s()

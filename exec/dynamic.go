@@ -347,7 +347,12 @@ func (d *dynRun) try(t task) error {
 	case "merge":
 		return d.merge(t, st, in, have)
 	case "mergeadd":
-		return d.mergeAdd(t, st, in, have)
+		// Only autodiff's sums of gradient contributions (bool arg 0)
+		// count dead inputs as zero; any other mergeadd is dead when an
+		// input is, as every op is.
+		if st.op.Args().Bool(0, false) {
+			return d.mergeAdd(t, st, in, have)
+		}
 	case "loop_value":
 		return d.loopValue(t, st, in[1], have[1])
 	}
@@ -562,9 +567,10 @@ func arraysOf(in []value, have []bool) []*ndarray.Array {
 	return out
 }
 
-// mergeAdd sums the inputs that are alive once all have arrived: in a
-// gradient, a contribution from a branch not taken is dead and counts as
-// zero. With every input dead, the sum is dead.
+// mergeAdd sums the inputs that are alive once all have arrived, for a
+// mergeadd with ops.MergeAddDeadAsZero's arguments: in a gradient, a
+// contribution from a branch not taken is dead and counts as zero. With
+// every input dead, the sum is dead.
 func (d *dynRun) mergeAdd(t task, st *step, in []value, have []bool) error {
 	var alive []*ndarray.Array
 	for i := range in {
