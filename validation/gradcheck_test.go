@@ -128,6 +128,81 @@ func TestWrongGradientCaught(t *testing.T) {
 	}
 }
 
+// scaledGraph is loss = Σ test_scaled_grad(x; k)·c over a 4-element x:
+// the numeric gradient is c (the loss is linear), the analytic one k·c, so
+// every point's relative error is |k-1|/(|k|+1) and its absolute error
+// |k-1|·|c|.
+func scaledGraph(t *testing.T, k float64, c ...float64) (*graph.Graph, map[string]*ndarray.Array) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, len(c))
+	y := must(t, g.Apply("test_scaled_grad", ops.Args{F: []float64{k}}, x))
+	loss := must(t, y.Mul(g.Const("c", f64([]int{len(c)}, c...))).Sum().Named("loss"))
+	if err := g.SetLoss(loss.Name()); err != nil {
+		t.Fatal(err)
+	}
+	x0 := []float64{0.3, -1.2, 0.7, 2}
+	return g, map[string]*ndarray.Array{"x": f64([]int{len(c)}, x0[:len(c)]...)}
+}
+
+// A point fails when its relative error is above MaxRelError and its
+// absolute error at least MinAbsError, and only then: the tolerances are
+// checked on either side of each bound, the defaults (SameDiff's) included,
+// and a gradient of the wrong sign fails whatever its size.
+func TestToleranceBounds(t *testing.T) {
+	if validation.DefaultEps != 1e-5 || validation.DefaultMaxRelError != 1e-5 || validation.DefaultMinAbsError != 1e-6 {
+		t.Errorf("defaults eps %g, max relative error %g, min absolute error %g; SameDiff's are 1e-5, 1e-5, 1e-6",
+			validation.DefaultEps, validation.DefaultMaxRelError, validation.DefaultMinAbsError)
+	}
+	c := []float64{1, -2, 0.5, 3}
+	small := []float64{1.5e-4, -2e-4, 0.5e-4, 0.8e-4}
+	for _, tc := range []struct {
+		name   string
+		k      float64
+		c      []float64
+		o      *validation.GradCheckOptions
+		failAt []int
+	}{
+		// Relative errors 6e-6 and 1.2e-5 around the default 1e-5
+		// (absolute errors 6e-6 and more, above 1e-6).
+		{"defaults, relative error below", 1 + 1.2e-5, c, nil, nil},
+		{"defaults, relative error above", 1 + 2.4e-5, c, nil, []int{0, 1, 2, 3}},
+		// Relative error 1/3 with absolute errors around the default 1e-6.
+		{"defaults, absolute error around the floor", 2, []float64{1.5e-6, -2e-6, 0.5e-6, 0.8e-6}, nil, []int{0, 1}},
+		{"relative error 8e-4 below 1e-3", 1.0016, c, &validation.GradCheckOptions{MaxRelError: 1e-3}, nil},
+		{"relative error 1.2e-3 above 1e-3", 1.0024, c, &validation.GradCheckOptions{MaxRelError: 1e-3}, []int{0, 1, 2, 3}},
+		{"absolute errors around 1e-4", 2, small, &validation.GradCheckOptions{MinAbsError: 1e-4}, []int{0, 1}},
+		{"wrong sign", -1, c, nil, []int{0, 1, 2, 3}},
+	} {
+		g, feeds := scaledGraph(t, tc.k, tc.c...)
+		r := check(t, g, feeds, tc.o)
+		var at []int
+		for _, f := range r.Failures {
+			at = append(at, f.Index[0])
+		}
+		if !slices.Equal(at, tc.failAt) || r.Checked != len(tc.c) {
+			t.Errorf("%s: failures at %v, want %v:\n%v", tc.name, at, tc.failAt, r)
+		}
+	}
+}
+
+// FailOnZeroGradient fails a variable whose analytic gradient is zero at
+// every checked element, even where the numeric one is not quite zero but
+// within the absolute floor (a gradient lost on the way, of a tiny loss).
+func TestFailOnZeroGradientIgnoresTinyNumeric(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 2)
+	loss := must(t, g.Apply("stop_gradient", ops.Args{}, x).MulScalar(1e-9).Sum().Named("loss"))
+	if err := g.SetLoss(loss.Name()); err != nil {
+		t.Fatal(err)
+	}
+	feeds := map[string]*ndarray.Array{"x": f64([]int{2}, 0.5, -1)}
+	o := &validation.GradCheckOptions{Variables: []string{"x"}, FailOnZeroGradient: true}
+	r := check(t, g, feeds, o)
+	if r.Failed != 1 || len(r.Failures) != 1 || !strings.Contains(r.Failures[0].Reason, "zero at all 2 checked elements") {
+		t.Errorf("zero analytic gradient, numeric 1e-9:\n%v", r)
+	}
+}
+
 func TestNaNAndInfAreFailures(t *testing.T) {
 	// sqrt at 0: the analytic gradient is +Inf, the numeric one NaN
 	// (sqrt(-eps)).

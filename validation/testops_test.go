@@ -47,6 +47,21 @@ var squareBadGrad = ops.Register(&ops.Def{
 	},
 })
 
+// test_scaled_grad is the identity with a gradient rule that scales the
+// right gradient dy by float arg 0: -1 gives the wrong sign, 1+δ a gradient
+// off by δ.
+var scaledGrad = ops.Register(&ops.Def{
+	Name: "test_scaled_grad", Type: ops.Custom, MinIn: 1, MaxIn: 1, Infer: same,
+	Doc: "identity with its gradient scaled by float arg 0 (validation tests only)",
+	Run: func(_ *ops.Ctx, in []*ndarray.Array, _ *ops.Args) ([]*ndarray.Array, error) {
+		return []*ndarray.Array{ndarray.Must(ndarray.Copy(in[0]))}, nil
+	},
+	Grad: func(b ops.GradBuilder, n ops.GradNode, dOut []ops.Value) []ops.Value {
+		k := b.Const(ndarray.Must(ndarray.ScalarOf(n.In[0].Info().DType, n.Args.Float(0, 1))))
+		return []ops.Value{b.Op("multiply", ops.Args{}, dOut[0], k)[0]}
+	},
+})
+
 // test_nan_grad is the identity with a gradient of NaN (sqrt of -x²-1).
 var nanGrad = ops.Register(&ops.Def{
 	Name: "test_nan_grad", Type: ops.Custom, MinIn: 1, MaxIn: 1, Infer: same,
