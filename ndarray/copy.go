@@ -1,6 +1,10 @@
 package ndarray
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+	"unsafe"
+)
 
 // CopyInto copies src into dst elementwise. src must broadcast to dst's shape
 // and have its dtype; dst may have any layout.
@@ -126,9 +130,12 @@ func BroadcastTo(a *Array, shape ...int) (*Array, error) {
 	return out, CopyInto(out, a)
 }
 
-// Cast returns a converted to dt: floats to integers truncate towards zero,
-// numbers to Bool give x != 0, Bool to numbers gives 1 and 0. Casting to
-// a's own dtype returns a.
+// Cast returns a converted to dt: floats to integers truncate towards zero
+// and saturate (values beyond the integer's range give its largest or
+// smallest value, NaN gives 0, as Java's casts do: Go leaves these to the
+// machine, and amd64 and arm64 differ), int64 to int32 keeps the low 32
+// bits, numbers to Bool give x != 0, Bool to numbers gives 1 and 0. Casting
+// to a's own dtype returns a.
 func Cast(a *Array, dt DType) (*Array, error) {
 	if a.DType() == dt {
 		return a, nil
@@ -146,9 +153,9 @@ func Cast(a *Array, dt DType) (*Array, error) {
 	}
 	switch a.DType() {
 	case Float32:
-		castFrom(Raw[float32](a), out, &nn)
+		castFloat(Raw[float32](a), out, &nn)
 	case Float64:
-		castFrom(Raw[float64](a), out, &nn)
+		castFloat(Raw[float64](a), out, &nn)
 	case Int32:
 		castFrom(Raw[int32](a), out, &nn)
 	case Int64:
@@ -193,6 +200,42 @@ func castRuns[D, S Num](d []D, s []S, nn *nest) {
 	nn.each(func(off [3]int, n int, inc [3]int) {
 		for i := 0; i < n; i++ {
 			d[off[0]+i*inc[0]] = D(s[off[1]+i*inc[1]])
+		}
+	})
+}
+
+func castFloat[S float32 | float64](s []S, out *Array, nn *nest) {
+	switch out.DType() {
+	case Int32:
+		castSat(Raw[int32](out), s, nn)
+	case Int64:
+		castSat(Raw[int64](out), s, nn)
+	default:
+		castFrom(s, out, nn)
+	}
+}
+
+// castSat converts floats to a signed integer type, truncating towards
+// zero and saturating; NaN gives 0.
+func castSat[D int32 | int64, S float32 | float64](d []D, s []S, nn *nest) {
+	bits := 8 * int(unsafe.Sizeof(d[:1][0]))
+	lim := math.Ldexp(1, bits-1) // 2^31 or 2^63, exact in float64
+	hi := D(uint64(1)<<(bits-1) - 1)
+	lo := -hi - 1
+	nn.each(func(off [3]int, n int, inc [3]int) {
+		for i := 0; i < n; i++ {
+			v := float64(s[off[1]+i*inc[1]])
+			var r D
+			switch {
+			case v != v:
+			case v >= lim:
+				r = hi
+			case v <= -lim:
+				r = lo
+			default:
+				r = D(v)
+			}
+			d[off[0]+i*inc[0]] = r
 		}
 	})
 }

@@ -744,3 +744,32 @@ func TestMaxMinZerosBroadcast(t *testing.T) {
 		}
 	}
 }
+
+// Floats beyond an integer's range saturate and NaN gives 0, the same on
+// every machine (Go's own conversion gives MinInt on amd64 and saturates
+// on arm64).
+func TestCastFloatToIntSaturates(t *testing.T) {
+	in := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e20, -1e20, 3.7, -3.7, 2147483647.5, -2147483648.9, 2147483648, 9.2e18}
+	want := map[DType][]float64{
+		Int32: {0, math.MaxInt32, math.MinInt32, math.MaxInt32, math.MinInt32, 3, -3, math.MaxInt32, math.MinInt32, math.MaxInt32, math.MaxInt32},
+		Int64: {0, math.MaxInt64, math.MinInt64, math.MaxInt64, math.MinInt64, 3, -3, 2147483647, -2147483648, 2147483648, 9.2e18},
+	}
+	for _, src := range []DType{Float64, Float32} {
+		x := Must(Cast(Must(FromSlice(in)), src))
+		for dt, w := range want {
+			c := Must(Cast(x, dt))
+			for i, v := range c.Float64s() {
+				wi := w[i]
+				if src == Float32 && (in[i] == 2147483647.5 || in[i] == -2147483648.9 || in[i] == 9.2e18) {
+					wi = math.Trunc(float64(float32(in[i]))) // float32 rounds them first
+					if dt == Int32 {
+						wi = max(min(wi, math.MaxInt32), math.MinInt32)
+					}
+				}
+				if v != wi {
+					t.Errorf("%v %v -> %v: %v, want %v", src, in[i], dt, v, wi)
+				}
+			}
+		}
+	}
+}
