@@ -197,6 +197,10 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 	}
 	it, ep := t.cfg.IterationCount, t.cfg.EpochCount
 	lr := t.cfg.Updater.LearningRate(it, ep)
+	decay := 0.0
+	for _, r := range t.cfg.Regularization {
+		decay += r.decay(lr, it, ep)
+	}
 	changes := t.changesGradients()
 	for i, p := range t.params {
 		grad := out[t.grads[i].Name()]
@@ -215,13 +219,8 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 				return 0, err
 			}
 		}
-		if err := t.cfg.Updater.apply(param, grad, t.state[i], it, ep); err != nil {
+		if err := t.cfg.Updater.apply(param, grad, t.state[i], decay, it, ep); err != nil {
 			return 0, fmt.Errorf("train: updating %q: %w", p.Name(), err)
-		}
-		for _, r := range t.cfg.Regularization {
-			if err := r.afterUpdate(param, lr, it, ep); err != nil {
-				return 0, err
-			}
 		}
 	}
 	for _, n := range t.outputs {

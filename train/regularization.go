@@ -7,15 +7,17 @@ import (
 )
 
 // Regularization adds a penalty on the parameters. L2 acts on the gradient
-// before the updater; WeightDecay on the parameter after it (as in DL4J).
+// before the updater; WeightDecay adds to the updater's change of the
+// parameter, apart from the gradient (as in DL4J).
 type Regularization interface {
 	// Name is the regularization's name in messages.
 	Name() string
 	// beforeUpdate changes the gradient (in place, when changesGradient);
-	// afterUpdate the parameter.
+	// decay is the fraction of the parameter, as it was before the step,
+	// that the step takes off besides the updater's change.
 	changesGradient() bool
 	beforeUpdate(param, grad *ndarray.Array, it, ep int) error
-	afterUpdate(param *ndarray.Array, lr float64, it, ep int) error
+	decay(lr float64, it, ep int) float64
 	check() error
 }
 
@@ -40,10 +42,12 @@ func (r *L2) beforeUpdate(p, g *ndarray.Array, it, ep int) error {
 
 func (r *L2) changesGradient() bool { return true }
 
-func (r *L2) afterUpdate(*ndarray.Array, float64, int, int) error { return nil }
+func (r *L2) decay(float64, int, int) float64 { return 0 }
 
-// WeightDecay shrinks the parameter after the update: p -= coeff·p, times
-// the learning rate when ApplyLR is set (DL4J's WeightDecay).
+// WeightDecay takes coeff·p off the parameter p at each step besides the
+// updater's change u, times the learning rate when ApplyLR is set: p -= u +
+// lr·coeff·p, p being the parameter before the step (DL4J's WeightDecay,
+// which adds the term to the update after the updater has run).
 type WeightDecay struct {
 	Coeff   Schedule
 	ApplyLR bool
@@ -67,10 +71,10 @@ func (r *WeightDecay) changesGradient() bool { return false }
 
 func (r *WeightDecay) beforeUpdate(*ndarray.Array, *ndarray.Array, int, int) error { return nil }
 
-func (r *WeightDecay) afterUpdate(p *ndarray.Array, lr float64, it, ep int) error {
+func (r *WeightDecay) decay(lr float64, it, ep int) float64 {
 	c := r.Coeff.Value(it, ep)
 	if r.ApplyLR {
 		c *= lr
 	}
-	return ndarray.UnaryInto(ndarray.ScaleBy, p, p, 1-c)
+	return c
 }

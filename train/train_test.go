@@ -122,8 +122,8 @@ func updaterSteps(t *testing.T, dt ndarray.DType) {
 	})
 	t.Run("WeightDecay", func(t *testing.T) {
 		tr, w := oneParamOf(t, dt, train.NewSGD(0.1), train.NewWeightDecay(0.5))
-		tr.Step(zeroTargetOf(dt)) // w = 0.9w, then w -= 0.1·0.5·w
-		checkW(t, w, 0.9*0.95, -1.8*0.95)
+		tr.Step(zeroTargetOf(dt)) // w -= 0.1·w + 0.1·0.5·w, w as before the step (DL4J)
+		checkW(t, w, 0.85, -1.7)
 	})
 }
 

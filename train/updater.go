@@ -18,8 +18,10 @@ type Updater interface {
 	// LearningRate returns the learning rate at an iteration and epoch.
 	LearningRate(iteration, epoch int) float64
 	// apply changes param in place, given its gradient and state (one array
-	// per key), at iteration it (counted from 0) and epoch ep.
-	apply(param, grad *ndarray.Array, state []*ndarray.Array, it, ep int) error
+	// per key), at iteration it (counted from 0) and epoch ep; it also
+	// takes decay·p off each element p, p as it was before the step (the
+	// regularization's weight decay).
+	apply(param, grad *ndarray.Array, state []*ndarray.Array, decay float64, it, ep int) error
 	check() error
 }
 
@@ -36,9 +38,19 @@ func (u *SGD) StateKeys() []string             { return nil }
 func (u *SGD) LearningRate(it, ep int) float64 { return u.LR.Value(it, ep) }
 func (u *SGD) check() error                    { return checkSchedule("Sgd", u.LR) }
 
-func (u *SGD) apply(p, g *ndarray.Array, _ []*ndarray.Array, it, ep int) error {
+func (u *SGD) apply(p, g *ndarray.Array, _ []*ndarray.Array, decay float64, it, ep int) error {
 	lr := u.LearningRate(it, ep)
-	return each(func(x [4][]float32) { axpy(x[0], -lr, x[1]) }, func(x [4][]float64) { axpy(x[0], -lr, x[1]) }, p, g)
+	// The step reads p only for the decay: shrinking p first is the same
+	// as taking decay·p off with the gradient's step.
+	return each(func(x [4][]float32) { sgdStep(x, lr, decay) }, func(x [4][]float64) { sgdStep(x, lr, decay) }, p, g)
+}
+
+// sgdStep updates x = {p, g}.
+func sgdStep[T kernels.Float](x [4][]T, lr, decay float64) {
+	if decay != 0 {
+		kernels.For[T]().Scale(x[0], x[0], T(1-decay))
+	}
+	axpy(x[0], -lr, x[1])
 }
 
 // axpy is dst += a·x with the kernels.
@@ -73,27 +85,27 @@ func (u *Momentum) check() error {
 	return checkSchedule(u.Name(), u.LR)
 }
 
-func (u *Momentum) apply(p, g *ndarray.Array, st []*ndarray.Array, it, ep int) error {
+func (u *Momentum) apply(p, g *ndarray.Array, st []*ndarray.Array, decay float64, it, ep int) error {
 	lr := u.LearningRate(it, ep)
-	return each(func(x [4][]float32) { momentumStep(x, lr, u.Momentum, u.Nesterov) },
-		func(x [4][]float64) { momentumStep(x, lr, u.Momentum, u.Nesterov) }, p, g, st[0])
+	return each(func(x [4][]float32) { momentumStep(x, lr, u.Momentum, decay, u.Nesterov) },
+		func(x [4][]float64) { momentumStep(x, lr, u.Momentum, decay, u.Nesterov) }, p, g, st[0])
 }
 
 // momentumStep updates x = {p, g, v}.
-func momentumStep[T kernels.Float](x [4][]T, lr, mu float64, nesterov bool) {
+func momentumStep[T kernels.Float](x [4][]T, lr, mu, decay float64, nesterov bool) {
 	p, g, v := x[0], x[1], x[2]
-	l, m := T(lr), T(mu)
+	l, m, d := T(lr), T(mu), T(decay)
 	if nesterov {
 		for i := range p {
 			prev := v[i]
 			v[i] = m*v[i] - l*g[i]
-			p[i] += -m*prev + (1+m)*v[i]
+			p[i] += -m*prev + (1+m)*v[i] - d*p[i]
 		}
 		return
 	}
 	for i := range p {
 		v[i] = m*v[i] - l*g[i]
-		p[i] += v[i]
+		p[i] += v[i] - d*p[i]
 	}
 }
 
@@ -139,7 +151,7 @@ func (u *Adam) check() error {
 	return checkSchedule(u.Name(), u.LR)
 }
 
-func (u *Adam) apply(p, g *ndarray.Array, st []*ndarray.Array, it, ep int) error {
+func (u *Adam) apply(p, g *ndarray.Array, st []*ndarray.Array, decay float64, it, ep int) error {
 	lr := u.LearningRate(it, ep)
 	b1, b2, eps, wd := u.Beta1, u.Beta2, u.Epsilon, u.WeightDecay
 	t := float64(it + 1)
@@ -147,7 +159,7 @@ func (u *Adam) apply(p, g *ndarray.Array, st []*ndarray.Array, it, ep int) error
 	// efficient form: α_t = lr·√(1-β2^t)/(1-β1^t).
 	alpha := lr * math.Sqrt(1-math.Pow(b2, t)) / (1 - math.Pow(b1, t))
 	epsHat := eps * math.Sqrt(1-math.Pow(b2, t))
-	c := adamCoeffs{b1: b1, b2: b2, alpha: alpha, epsHat: epsHat, decay: lr * wd}
+	c := adamCoeffs{b1: b1, b2: b2, alpha: alpha, epsHat: epsHat, decay: lr*wd + decay}
 	return each(func(x [4][]float32) { adamStep(x, c) }, func(x [4][]float64) { adamStep(x, c) }, p, g, st[0], st[1])
 }
 
