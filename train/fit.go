@@ -148,11 +148,9 @@ func (t *Trainer) Config() *Config { return t.cfg }
 // saveMeta records the configuration and the updater state in the graph, so
 // that saving the graph keeps them.
 func (t *Trainer) saveMeta() error {
-	js, err := json.Marshal(t.cfg)
-	if err != nil {
+	if err := t.saveConfig(); err != nil {
 		return err
 	}
-	t.g.SetMeta(graph.MetaTrainingConfig, string(js))
 	st := map[string]map[string]*ndarray.Array{}
 	for i, p := range t.params {
 		m := map[string]*ndarray.Array{}
@@ -162,6 +160,20 @@ func (t *Trainer) saveMeta() error {
 		st[p.Name()] = m
 	}
 	t.g.SetMeta(graph.MetaUpdaterState, st)
+	return nil
+}
+
+// saveConfig records the configuration in the graph. The updater state
+// there is the trainer's own arrays, current after every step; the
+// configuration is JSON text, so it is written again whenever a counter
+// moves: a graph saved between steps (by the caller after Step, or by a
+// listener during Fit) must carry the counters that go with that state.
+func (t *Trainer) saveConfig() error {
+	js, err := json.Marshal(t.cfg)
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	t.g.SetMeta(graph.MetaTrainingConfig, string(js))
 	return nil
 }
 
@@ -227,7 +239,7 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 		t.s.Recycle(out[n])
 	}
 	t.cfg.IterationCount++
-	return loss, nil
+	return loss, t.saveConfig()
 }
 
 // changesGradients reports whether a regularization adds to the gradient.
@@ -302,6 +314,9 @@ func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*Histor
 		mean := sum / float64(n)
 		h.EpochLoss = append(h.EpochLoss, mean)
 		t.cfg.EpochCount++
+		if err := t.saveConfig(); err != nil {
+			return h, err
+		}
 		ev := &EpochEvent{Epoch: e, Epochs: epochs, Loss: mean, Iterations: n, Examples: examples, Elapsed: time.Since(start)}
 		for _, l := range listeners {
 			if err := l.EpochDone(ev); err != nil {

@@ -1,0 +1,227 @@
+package train_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize"
+	"github.com/sdgo/sdgo/train"
+)
+
+// spiralBatches is a fixed list of batches of the two spirals (the last one
+// partial), the same on every call.
+func spiralBatches(dt ndarray.DType) *listIter {
+	rng := rand.New(rand.NewPCG(5, 6))
+	f, l := train.Spirals(rng, 25, 0.01, dt) // 50 rows
+	it, err := train.NewArrayIterator([]*ndarray.Array{f}, []*ndarray.Array{l}, 16, nil)
+	if err != nil {
+		panic(err)
+	}
+	var bs []*train.Batch
+	for {
+		b, ok := it.Next()
+		if !ok {
+			break
+		}
+		// The iterator reuses its batch arrays: keep copies.
+		bs = append(bs, &train.Batch{Features: []*ndarray.Array{ndarray.Must(ndarray.Copy(b.Features[0]))},
+			Labels: []*ndarray.Array{ndarray.Must(ndarray.Copy(b.Labels[0]))}})
+	}
+	return &listIter{b: bs}
+}
+
+func resumeConfigs() map[string]func() *train.Config {
+	cfg := func(u train.Updater, r ...train.Regularization) func() *train.Config {
+		return func() *train.Config {
+			return &train.Config{Updater: u, Regularization: r, Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}}
+		}
+	}
+	return map[string]func() *train.Config{
+		"Adam/exponential by iteration": cfg(&train.Adam{LR: train.Exponential{Initial: 0.01, Gamma: 0.97}, Beta1: 0.9, Beta2: 0.999, Epsilon: 1e-8}),
+		"AdamW":                         cfg(train.NewAdamW(0.01, 0.01)),
+		"Nesterovs/step by epoch+L2":    cfg(&train.Momentum{LR: train.Step{Initial: 0.1, Decay: 0.5, Step: 1, By: train.ByEpoch}, Momentum: 0.9, Nesterov: true}, train.NewL2(1e-3)),
+		"Momentum+WeightDecay":          cfg(train.NewMomentum(0.05, 0.8, false), train.NewWeightDecay(1e-2)),
+		"SGD/step by iteration":         cfg(&train.SGD{LR: train.Step{Initial: 0.1, Decay: 0.7, Step: 3}}),
+	}
+}
+
+// weights returns copies of g's float VARIABLEs, by name.
+func weights(g *graph.Graph) map[string]*ndarray.Array {
+	m := map[string]*ndarray.Array{}
+	for _, v := range g.VariablesOf(graph.VARIABLE) {
+		m[v.Name()] = ndarray.Must(ndarray.Copy(v.Value()))
+	}
+	return m
+}
+
+func sameWeights(t *testing.T, what string, a, b map[string]*ndarray.Array) {
+	t.Helper()
+	for n, x := range a {
+		xs, ys := x.Float64s(), b[n].Float64s()
+		for i := range xs {
+			if math.Float64bits(xs[i]) != math.Float64bits(ys[i]) {
+				t.Errorf("%s: %s[%d] = %v, uninterrupted %v", what, n, i, ys[i], xs[i])
+				return
+			}
+		}
+	}
+}
+
+// reload saves g with its updater state and loads it back.
+func reload(t *testing.T, g *graph.Graph) *graph.Graph {
+	t.Helper()
+	buf, err := serialize.Encode(g, &serialize.SaveOptions{UpdaterState: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, err := serialize.Decode(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g2
+}
+
+// Training saved to a file and resumed from it (its configuration, counters
+// and updater state) ends bit for bit where uninterrupted training ends.
+func TestResumeIsBitIdentical(t *testing.T) {
+	for name, mk := range resumeConfigs() {
+		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
+			t.Run(name+"/"+dt.String(), func(t *testing.T) {
+				data := spiralBatches(dt)
+				g := mlp(dt, 6, 1)
+				tr, err := train.New(g, mk())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tr.Fit(data, 4); err != nil {
+					t.Fatal(err)
+				}
+				want := weights(g)
+
+				g1 := mlp(dt, 6, 1)
+				tr1, err := train.New(g1, mk())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tr1.Fit(data, 2); err != nil {
+					t.Fatal(err)
+				}
+				g2 := reload(t, g1)
+				cfg, err := train.ConfigOf(g2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr2, err := train.New(g2, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := tr2.Fit(data, 2); err != nil {
+					t.Fatal(err)
+				}
+				sameWeights(t, "resumed after 2 epochs", want, weights(g2))
+			})
+		}
+	}
+}
+
+// The same when the first part of the training ran by Step rather than
+// Fit: the file must carry the iteration count the steps reached, which
+// Adam's bias correction and the schedules read.
+func TestResumeAfterSteps(t *testing.T) {
+	for name, mk := range resumeConfigs() {
+		t.Run(name, func(t *testing.T) {
+			data := spiralBatches(ndarray.Float64)
+			g := mlp(ndarray.Float64, 6, 1)
+			tr, err := train.New(g, mk())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range data.b {
+				if _, err := tr.Step(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, b := range data.b {
+				if _, err := tr.Step(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := weights(g)
+
+			g1 := mlp(ndarray.Float64, 6, 1)
+			tr1, err := train.New(g1, mk())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range data.b {
+				if _, err := tr1.Step(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g2 := reload(t, g1)
+			cfg, err := train.ConfigOf(g2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.IterationCount != len(data.b) {
+				t.Errorf("the file says %d iterations after %d steps", cfg.IterationCount, len(data.b))
+			}
+			tr2, err := train.New(g2, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range data.b {
+				if _, err := tr2.Step(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sameWeights(t, "resumed after steps", want, weights(g2))
+		})
+	}
+}
+
+// checkpointer saves the graph at the end of every epoch, as a listener
+// that keeps checkpoints would.
+type checkpointer struct {
+	g     *graph.Graph
+	files [][]byte
+}
+
+func (c *checkpointer) IterationDone(*train.IterationEvent) error { return nil }
+func (c *checkpointer) EpochDone(*train.EpochEvent) error {
+	buf, err := serialize.Encode(c.g, &serialize.SaveOptions{UpdaterState: true})
+	c.files = append(c.files, buf)
+	return err
+}
+
+// A graph saved by a listener during Fit carries the counters training has
+// reached at that point: a checkpoint taken after epoch e says e+1 epochs
+// and the iterations run so far.
+func TestCheckpointDuringFitHasCounters(t *testing.T) {
+	data := spiralBatches(ndarray.Float64)
+	g := mlp(ndarray.Float64, 6, 1)
+	tr, err := train.New(g, resumeConfigs()["AdamW"]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &checkpointer{g: g}
+	if _, err := tr.Fit(data, 3, c); err != nil {
+		t.Fatal(err)
+	}
+	for e, buf := range c.files {
+		g2, err := serialize.Decode(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := train.ConfigOf(g2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.EpochCount != e+1 || cfg.IterationCount != (e+1)*len(data.b) {
+			t.Errorf("checkpoint after epoch %d: epochCount %d, iterationCount %d; want %d, %d", e, cfg.EpochCount, cfg.IterationCount, e+1, (e+1)*len(data.b))
+		}
+	}
+}
