@@ -191,7 +191,8 @@ func (t *Trainer) feed(b *Batch) error {
 	return nil
 }
 
-// Step runs one training step on a batch and returns its loss.
+// Step runs one training step on a batch and returns its loss. When the loss
+// is NaN or infinite it returns an error and changes nothing.
 func (t *Trainer) Step(b *Batch) (float64, error) {
 	if err := t.feed(b); err != nil {
 		return 0, err
@@ -206,6 +207,14 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 		for _, v := range a.Float64s() {
 			loss += v
 		}
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		// Its gradients are no better: applying them would overwrite the
+		// parameters and the updater state trained so far with NaN.
+		for _, n := range t.outputs {
+			t.s.Recycle(out[n])
+		}
+		return loss, fmt.Errorf("train: the loss (the sum of %v) is %v; the step was not applied", t.outputs[:len(t.losses)], loss)
 	}
 	it, ep := t.cfg.IterationCount, t.cfg.EpochCount
 	lr := t.cfg.Updater.LearningRate(it, ep)
@@ -270,7 +279,8 @@ func (t *Trainer) privateGrad(i int, grad *ndarray.Array) (*ndarray.Array, error
 }
 
 // Fit trains for a number of epochs over data and returns the loss history.
-// Listeners see every step and every epoch; an error from one stops training.
+// Listeners see every step and every epoch; an error from one stops training,
+// as does a step whose loss is NaN or infinite (see Step).
 func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*History, error) {
 	h := &History{}
 	batches := -1
@@ -290,9 +300,6 @@ func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*Histor
 			loss, err := t.Step(b)
 			if err != nil {
 				return h, fmt.Errorf("train: epoch %d, batch %d: %w", t.cfg.EpochCount, n, err)
-			}
-			if math.IsNaN(loss) || math.IsInf(loss, 0) {
-				return h, fmt.Errorf("train: epoch %d, batch %d: the loss is %v", t.cfg.EpochCount, n, loss)
 			}
 			h.Loss = append(h.Loss, loss)
 			sum += loss
