@@ -16,10 +16,11 @@ import (
 //
 // To keep a step free of parameter-sized allocations, Step updates each
 // trainable VARIABLE's array in place (the one exception to sdgo's
-// immutable values). An array obtained earlier from Variable.Value, or
-// from running the graph with the variable as an output, is that same
-// array and changes with training: copy it (ndarray.Copy) to keep a
-// snapshot, and do not run the graph on other goroutines during Step.
+// immutable values). An array obtained earlier from Variable.Value is that
+// same array and changes with training: copy it (ndarray.Copy) to keep a
+// snapshot. Outputs of a session run (the variable itself, or a view of it)
+// are copies and keep their values. Do not run the graph on other
+// goroutines during Step.
 type Trainer struct {
 	g        *graph.Graph
 	cfg      *Config

@@ -369,30 +369,46 @@ func TestL2WithSharedGradients(t *testing.T) {
 
 // An array a session handed out stays as it was when a training step then
 // updates the variable it came from: the trainer updates its variables'
-// arrays in place, and exec copies outputs on them.
+// arrays in place (each updater in its own loop), and exec copies outputs on
+// them, from any session, the trainer's own included.
 func TestStepLeavesEarlierOutputsAlone(t *testing.T) {
-	g := graph.New()
-	x := g.Placeholder("x", ndarray.Float64, -1, 1)
-	y := g.Placeholder("y", ndarray.Float64, -1, 1)
-	w := g.Var("w", ndarray.Must(ndarray.FromSlice([]float64{1}, 1, 1)))
-	g.Loss().MeanSquaredError(y, x.MatMul(w)).Named("loss")
-	tr, err := train.New(g, &train.Config{Updater: train.NewSGD(0.1), Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := exec.New(g).Output(nil, "w")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &train.Batch{Features: []*ndarray.Array{ndarray.Must(ndarray.FromSlice([]float64{1}, 1, 1))},
-		Labels: []*ndarray.Array{ndarray.Must(ndarray.FromSlice([]float64{3}, 1, 1))}}
-	if _, err := tr.Step(b); err != nil {
-		t.Fatal(err)
-	}
-	if got := w.Value().Float64s()[0]; math.Abs(got-1.4) > 1e-12 { // 1 - 0.1 * 2(1-3)
-		t.Errorf("w after one step = %v, want 1.4", got)
-	}
-	if got := before["w"].Float64s()[0]; got != 1 {
-		t.Errorf("the output fetched before the step changed to %v", got)
+	for _, u := range []train.Updater{train.NewSGD(0.1), train.NewMomentum(0.1, 0.9, false), train.NewMomentum(0.1, 0.9, true),
+		train.NewAdam(0.1), train.NewAdamW(0.1, 0.1)} {
+		g := graph.New()
+		x := g.Placeholder("x", ndarray.Float64, -1, 1)
+		y := g.Placeholder("y", ndarray.Float64, -1, 1)
+		w := g.Var("w", ndarray.Must(ndarray.FromSlice([]float64{1}, 1, 1)))
+		w.Reshape(1).Named("wview")
+		g.Loss().MeanSquaredError(y, x.MatMul(w)).Named("loss")
+		tr, err := train.New(g, &train.Config{Updater: u, Regularization: []train.Regularization{train.NewWeightDecay(0.1)},
+			Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := exec.New(g).Output(nil, "w", "wview")
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, err := tr.Session().Output(nil, "w", "wview")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := &train.Batch{Features: []*ndarray.Array{ndarray.Must(ndarray.FromSlice([]float64{1}, 1, 1))},
+			Labels: []*ndarray.Array{ndarray.Must(ndarray.FromSlice([]float64{3}, 1, 1))}}
+		if _, err := tr.Step(b); err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Value().Float64s()[0]; got == 1 {
+			t.Errorf("%s: w did not change", u.Name())
+		} else if _, sgd := u.(*train.SGD); sgd && math.Abs(got-1.39) > 1e-12 { // 1 - 0.1·2(1-3) - 0.1·0.1·1
+			t.Errorf("w after one SGD step = %v, want 1.39", got)
+		}
+		for _, m := range []map[string]*ndarray.Array{before, own} {
+			for _, n := range []string{"w", "wview"} {
+				if got := m[n].Float64s()[0]; got != 1 {
+					t.Errorf("%s: the output %q fetched before the step changed to %v", u.Name(), n, got)
+				}
+			}
+		}
 	}
 }
