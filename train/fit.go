@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"time"
 
 	"github.com/sdgo/sdgo/autodiff"
@@ -48,7 +49,11 @@ type History struct {
 // New prepares to train g: it checks the configuration against the graph,
 // builds the gradients of the loss with respect to the trainable variables
 // (once), and takes ownership of those variables' arrays (it copies them, so
-// arrays the caller still holds are never changed).
+// arrays the caller still holds are never changed). Updater state the graph
+// carries (loaded with it, or left by an earlier trainer) is taken up when
+// the graph's configuration names an updater of the same kind (Adam and
+// AdamW are one kind, momentum and Nesterovs another); otherwise the state
+// starts at zero.
 func New(g *graph.Graph, cfg *Config) (*Trainer, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
@@ -102,6 +107,12 @@ func New(g *graph.Graph, cfg *Config) (*Trainer, error) {
 	}
 	saved, _ := g.GetMeta(graph.MetaUpdaterState)
 	savedState, _ := saved.(map[string]map[string]*ndarray.Array)
+	if old, err := ConfigOf(g); err == nil && old.Updater != nil && reflect.TypeOf(old.Updater) != reflect.TypeOf(cfg.Updater) {
+		// The state is the updater's the graph's configuration names; the
+		// keys do not tell the kinds apart (Adam's second moments and
+		// Nesterov's velocity are both "V"), so another kind starts afresh.
+		savedState = nil
+	}
 	t.state = make([][]*ndarray.Array, len(t.params))
 	for i, p := range t.params {
 		own, err := ndarray.Copy(p.Value())

@@ -225,3 +225,49 @@ func TestCheckpointDuringFitHasCounters(t *testing.T) {
 		}
 	}
 }
+
+// The updater state a graph carries belongs to the updater that wrote it:
+// a trainer with an updater of another kind starts from fresh state rather
+// than reading, say, Adam's second moments ("V") as Nesterov's velocity
+// ("V"). Resuming with the same kind of updater (new hyperparameters, or
+// Adam for AdamW) keeps it.
+func TestOtherUpdaterStartsFresh(t *testing.T) {
+	data := spiralBatches(ndarray.Float64)
+	g := mlp(ndarray.Float64, 6, 1)
+	tr, err := train.New(g, resumeConfigs()["AdamW"]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.Fit(data, 2); err != nil {
+		t.Fatal(err)
+	}
+	state := func(g *graph.Graph, k string) []float64 {
+		st, _ := g.GetMeta(graph.MetaUpdaterState)
+		return st.(map[string]map[string]*ndarray.Array)["b1"][k].Float64s()
+	}
+	for _, c := range []struct {
+		u     train.Updater
+		fresh bool
+	}{{train.NewMomentum(0.1, 0.9, true), true}, {train.NewSGD(0.1), true}, {train.NewAdam(0.001), false}} {
+		g2 := reload(t, g)
+		cfg, err := train.ConfigOf(g2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		saved := state(g2, "V")
+		cfg.Updater = c.u
+		if _, err := train.New(g2, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.u.StateKeys()) == 0 {
+			continue
+		}
+		got := state(g2, "V")
+		for i := range got {
+			if c.fresh && got[i] != 0 || !c.fresh && got[i] != saved[i] {
+				t.Errorf("%s after AdamW: V of b1 = %v (AdamW's was %v)", c.u.Name(), got, saved)
+				break
+			}
+		}
+	}
+}
