@@ -128,6 +128,10 @@ func MatMulInto(dst, a, b *Array, transA, transB bool) error {
 	if !slices.Equal(dst.shape, p.out) {
 		return fmt.Errorf("ndarray: matmul result %v into a %v array", p.out, dst.shape)
 	}
+	if dst.SameBuffer(a) || dst.SameBuffer(b) {
+		// The products write dst while they still read a and b.
+		return fmt.Errorf("ndarray: matmul of shapes %v and %v into an array that shares a buffer with an operand", a.shape, b.shape)
+	}
 	return matmulInto(p, dst, a, b)
 }
 

@@ -773,3 +773,36 @@ func TestCastFloatToIntSaturates(t *testing.T) {
 		}
 	}
 }
+
+// ReduceInto and MatMulInto write dst before (or while) they read their
+// inputs, so a dst on an input's buffer gave wrong values silently: a sum
+// over a size-1 axis into the array itself gave zeros, a product into its
+// left operand read rows it had already overwritten. Both now refuse.
+func TestIntoSharedBufferRefused(t *testing.T) {
+	a := f64(t, []int{3, 1}, 1, 2, 3)
+	if err := ReduceInto(Sum, a, a, []int{1}); err == nil {
+		t.Errorf("ReduceInto a itself: no error, a = %v", a.Float64s())
+	}
+	whole := f64(t, []int{6}, 1, 2, 3, 4, 5, 6)
+	x := Must(whole.WithLayout(Layout{Shape: []int{2, 2}, Strides: []int{2, 1}}))
+	d := Must(whole.WithLayout(Layout{Shape: []int{2}, Strides: []int{1}, Offset: 4}))
+	if err := ReduceInto(Max, d, x, []int{1}); err == nil {
+		t.Errorf("ReduceInto a view of a's buffer: no error")
+	}
+	for _, dt := range []DType{Float64, Int32} {
+		m := Must(Cast(f64(t, []int{2, 2}, 1, 2, 3, 4), dt))
+		swap := Must(Cast(f64(t, []int{2, 2}, 0, 1, 1, 0), dt))
+		if err := MatMulInto(m, m, swap, false, false); err == nil {
+			t.Errorf("%v: MatMulInto its left operand: no error, got %v (want [2 1 4 3])", dt, m.Float64s())
+		}
+		m = Must(Cast(f64(t, []int{2, 2}, 1, 2, 3, 4), dt))
+		if err := MatMulInto(m, swap, m, false, false); err == nil {
+			t.Errorf("%v: MatMulInto its right operand: no error, got %v (want [3 4 1 2])", dt, m.Float64s())
+		}
+	}
+	// Other buffers still work.
+	out := Must(Zeros(Float64, 3))
+	if err := ReduceInto(Sum, out, a, []int{1}); err != nil || !slices.Equal(out.Float64s(), []float64{1, 2, 3}) {
+		t.Errorf("ReduceInto: %v %v", err, out.Float64s())
+	}
+}

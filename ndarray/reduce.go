@@ -106,7 +106,7 @@ func reduceCheck(op ReduceOp, a *Array) error {
 }
 
 // ReduceInto writes op over axes of a into dst, whose shape is the reduced
-// shape with or without kept dimensions.
+// shape with or without kept dimensions. dst must not share a's buffer.
 func ReduceInto(op ReduceOp, dst, a *Array, axes []int) error {
 	ax, err := NormAxes(axes, a.Rank())
 	if err != nil {
@@ -117,6 +117,12 @@ func ReduceInto(op ReduceOp, dst, a *Array, axes []int) error {
 	}
 	if dst.DType() != a.DType() || (!slices.Equal(dst.shape, ReducedShape(a.shape, ax, true)) && !slices.Equal(dst.shape, ReducedShape(a.shape, ax, false))) {
 		return fmt.Errorf("ndarray: %v of %v%v over axes %v into a %v%v array", op, a.DType(), a.shape, ax, dst.DType(), dst.shape)
+	}
+	if dst.SameBuffer(a) {
+		// dst is set to the identity before a is read: a dst on a's
+		// buffer (even a itself, when the reduced axes have size 1)
+		// would change a under the reduction.
+		return fmt.Errorf("ndarray: %v of %v%v over axes %v into an array that shares its buffer", op, a.DType(), a.shape, ax)
 	}
 	return reduceInto(op, dst, a, ax)
 }
