@@ -203,14 +203,23 @@ const (
 	Xor
 )
 
+var logicNames = [...]string{"and", "or", "xor"}
+
+func (op LogicOp) String() string {
+	if int(op) < len(logicNames) {
+		return logicNames[op]
+	}
+	return fmt.Sprintf("logic(%d)", op)
+}
+
 // Logic returns op(a, b) on Bool arrays, with broadcasting.
 func Logic(op LogicOp, a, b *Array) (*Array, error) {
 	if a.DType() != Bool || b.DType() != Bool {
-		return nil, fmt.Errorf("ndarray: logical op on %v and %v arrays: both must be bool", a.DType(), b.DType())
+		return nil, fmt.Errorf("ndarray: %v of %v%v and %v%v arrays: both must be bool", op, a.DType(), a.shape, b.DType(), b.shape)
 	}
 	shape, err := BroadcastShapes(a.shape, b.shape)
 	if err != nil {
-		return nil, fmt.Errorf("ndarray: logical op: %w", err)
+		return nil, fmt.Errorf("ndarray: %v: %w", op, err)
 	}
 	out, err := alloc(Bool, shape)
 	if err != nil {

@@ -806,3 +806,38 @@ func TestIntoSharedBufferRefused(t *testing.T) {
 		t.Errorf("ReduceInto: %v %v", err, out.Float64s())
 	}
 }
+
+// Errors name the function and the operands' shapes (and dtypes where
+// they are the complaint): Logic's said "logical op" whichever op it was,
+// Pad's of a string array said only "cannot compute with dtype utf8", and
+// Pad's and Tile's negative sizes gave no shape.
+func TestErrorsNameOpAndShape(t *testing.T) {
+	b := Must(Zeros(Bool, 2, 3))
+	f := Must(Zeros(Float32, 2, 3))
+	s := Must(FromStrings([]string{"a", "b"}))
+	_, e1 := Logic(Xor, f, b)
+	_, e2 := Logic(Or, b, Must(Zeros(Bool, 4)))
+	_, e3 := Pad(s, []int{1}, []int{1}, 0)
+	_, e4 := Pad(f, []int{-1, 0}, []int{1, 0}, 0)
+	_, e5 := Tile(f, -1, 1)
+	for _, c := range []struct {
+		err  error
+		want []string
+	}{
+		{e1, []string{"xor", "float32", "[2 3]"}},
+		{e2, []string{"or", "[2 3]", "[4]"}},
+		{e3, []string{"pad", "utf8", "[2]"}},
+		{e4, []string{"pad", "[2 3]", "-1"}},
+		{e5, []string{"tile", "[2 3]", "-1"}},
+	} {
+		if c.err == nil {
+			t.Errorf("no error, want one naming %q", c.want)
+			continue
+		}
+		for _, w := range c.want {
+			if !contains(c.err.Error(), w) {
+				t.Errorf("error %q does not name %q", c.err, w)
+			}
+		}
+	}
+}

@@ -332,7 +332,7 @@ func Tile(a *Array, reps ...int) (*Array, error) {
 	shape := make([]int, a.Rank())
 	for i, r := range reps {
 		if r < 0 {
-			return nil, fmt.Errorf("ndarray: tile: negative repetition %d on axis %d", r, i)
+			return nil, fmt.Errorf("ndarray: tile of shape %v: negative repetition %d on axis %d", a.shape, r, i)
 		}
 		if r > 0 && a.shape[i] > MaxBytes/r {
 			return nil, fmt.Errorf("ndarray: tile of shape %v: %d repetitions on axis %d are too many", a.shape, r, i)
@@ -387,7 +387,7 @@ func Pad(a *Array, before, after []int, value float64) (*Array, error) {
 	shape := make([]int, a.Rank())
 	for i := range shape {
 		if before[i] < 0 || after[i] < 0 {
-			return nil, fmt.Errorf("ndarray: pad: negative padding on axis %d", i)
+			return nil, fmt.Errorf("ndarray: pad of shape %v: negative padding %d, %d on axis %d", a.shape, before[i], after[i], i)
 		}
 		if before[i] > MaxBytes || after[i] > MaxBytes {
 			return nil, fmt.Errorf("ndarray: pad of shape %v: padding %d, %d on axis %d is too large", a.shape, before[i], after[i], i)
@@ -396,7 +396,7 @@ func Pad(a *Array, before, after []int, value float64) (*Array, error) {
 	}
 	out, err := Full(a.DType(), value, shape...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("ndarray: pad of a %v%v array: %w", a.DType(), a.shape, err)
 	}
 	off := 0
 	for i := range shape {
