@@ -96,7 +96,8 @@ func bstrides(shape, strides, out []int) []int {
 // MatMul returns the matrix product of a and b (optionally transposed), over
 // broadcast batch axes: a is [..., m, k] (or [..., k, m] with transA), b is
 // [..., k, n] (or [..., n, k]); the result is [..., m, n]. Rank-1 operands act
-// as a row (a) or column (b) and their axis is dropped from the result.
+// as a row (a) or column (b), whatever their transpose flag, and their axis
+// is dropped from the result. Integer products wrap around on overflow.
 func MatMul(a, b *Array, transA, transB bool) (*Array, error) {
 	if a.DType() != b.DType() {
 		return nil, fmt.Errorf("ndarray: matmul of %v and %v arrays: dtypes differ", a.DType(), b.DType())

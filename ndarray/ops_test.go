@@ -841,3 +841,36 @@ func TestErrorsNameOpAndShape(t *testing.T) {
 		}
 	}
 }
+
+// The documented edges of the reductions and scalar ops on integers:
+// sums, products and matrix products wrap around, a mean truncates the
+// wrapped sum, ScaleBy and AddScalar truncate their parameter first.
+func TestIntegerEdgesDocumented(t *testing.T) {
+	big := Must(FromSlice([]int32{math.MaxInt32, 1, 2}))
+	if got := Must(Reduce(Sum, big, nil, false)).Int64s()[0]; got != math.MinInt32+2 {
+		t.Errorf("int32 sum wrapping: %d", got)
+	}
+	if got := Must(Reduce(Prod, big, nil, false)).Int64s()[0]; got != -2 {
+		t.Errorf("int32 prod wrapping: %d", got)
+	}
+	if got := Must(Reduce(Mean, big, nil, false)).Int64s()[0]; got != (math.MinInt32+2)/3 {
+		t.Errorf("int32 mean of the wrapped sum: %d", got)
+	}
+	e := Must(Zeros(Int32, 0))
+	for op, want := range map[ReduceOp]int64{Sum: 0, Prod: 1, Max: math.MinInt32, Min: math.MaxInt32, Mean: 0} {
+		if got := Must(Reduce(op, e, nil, false)).Int64s()[0]; got != want {
+			t.Errorf("%v of an empty int32 array: %d, want %d", op, got, want)
+		}
+	}
+	m := Must(MatMul(Must(FromSlice([]int32{math.MaxInt32, 1}, 1, 2)), Must(FromSlice([]int32{1, 1}, 2, 1)), false, false))
+	if got := m.Int64s()[0]; got != math.MinInt32 {
+		t.Errorf("int32 matmul wrapping: %d", got)
+	}
+	x := Must(FromSlice([]int64{3, -3}))
+	if got := Must(Unary(ScaleBy, x, 0.5)).Int64s(); !slices.Equal(got, []int64{0, 0}) {
+		t.Errorf("int64 scale by 0.5: %v", got)
+	}
+	if got := Must(Unary(AddScalar, x, 1.9)).Int64s(); !slices.Equal(got, []int64{4, -2}) {
+		t.Errorf("int64 add 1.9: %v", got)
+	}
+}

@@ -80,6 +80,12 @@ func ReducedShape(shape, axes []int, keepDims bool) []int {
 }
 
 // Reduce returns op over the given axes of a (all axes when none are given).
+//
+// Over no elements (an axis of size 0), Sum gives 0, Prod 1, Max -Inf and
+// Min +Inf (on integers their smallest and largest values), Mean NaN on
+// floats and 0 on integers, All true and Any false. NaN propagates through
+// Max and Min. Integer sums and products wrap around on overflow, as Go's
+// and Java's integer arithmetic do; integer means truncate the wrapped sum.
 func Reduce(op ReduceOp, a *Array, axes []int, keepDims bool) (*Array, error) {
 	ax, err := NormAxes(axes, a.Rank())
 	if err != nil {

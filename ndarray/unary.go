@@ -35,8 +35,8 @@ const (
 	Log1p
 	Expm1
 	PowScalar   // x^param
-	ScaleBy     // x*param
-	AddScalar   // x+param
+	ScaleBy     // x*param (on integers param is first truncated to the dtype: 0.5 scales by 0)
+	AddScalar   // x+param (on integers param is first truncated to the dtype)
 	TanhGrad    // 1 - x² (the derivative of tanh expressed in its output)
 	SigmoidGrad // x(1 - x) (the derivative of the sigmoid expressed in its output)
 	Step        // 1 if x > 0, else 0 (the derivative of relu)
