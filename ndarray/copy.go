@@ -7,7 +7,9 @@ import (
 )
 
 // CopyInto copies src into dst elementwise. src must broadcast to dst's shape
-// and have its dtype; dst may have any layout.
+// and have its dtype; dst may have any layout. dst may be src (or a view of
+// the same elements) but must not overlap it otherwise: the copy goes run by
+// run and would read elements it has already written (nothing checks this).
 func CopyInto(dst, src *Array) error {
 	if dst.DType() != src.DType() {
 		return fmt.Errorf("ndarray: copy of a %v array into a %v array", src.DType(), dst.DType())

@@ -84,7 +84,9 @@ func unaryCheck(op UnaryOp, a *Array) error {
 	return nil
 }
 
-// UnaryInto writes op(a) into dst, which has a's dtype and shape and may be a.
+// UnaryInto writes op(a) into dst, which has a's dtype and shape and may be a
+// (or share its buffer with the same layout), but must not overlap it
+// otherwise, as for BinaryInto.
 func UnaryInto(op UnaryOp, dst, a *Array, param float64) error {
 	if err := unaryCheck(op, a); err != nil {
 		return err
