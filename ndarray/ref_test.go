@@ -1144,3 +1144,36 @@ func TestRefShapeOps(t *testing.T) {
 		check("dense round trip", back, sh, func(idx []int) float64 { return getAt(a, idx) })
 	}
 }
+
+// Reducing over axes A (kept) and then over B equals reducing over A∪B, for
+// the reductions whose result does not depend on the order (integer sums
+// and products wrap exactly; max and min of floats, NaN included).
+func TestRefReduceComposes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15+refSeed, 16))
+	for it := 0; it < 2000; it++ {
+		dt := computable[rng.IntN(len(computable))]
+		sh := randShape(rng, 5, 4)
+		if len(sh) < 2 {
+			continue
+		}
+		a, ka := randLayout(t, rng, dt, sh, randVals(rng, dt, shapeSize(sh)))
+		ops := []ReduceOp{Max, Min}
+		switch dt {
+		case Int32, Int64:
+			ops = append(ops, Sum, Prod)
+		case Bool:
+			ops = []ReduceOp{All, Any}
+		}
+		perm := rng.Perm(len(sh))
+		k := 1 + rng.IntN(len(sh)-1)
+		j := k + 1 + rng.IntN(len(sh)-k)
+		A, B := perm[:k], perm[k:j]
+		for _, op := range ops {
+			step := Must(Reduce(op, Must(Reduce(op, a, A, true)), B, true))
+			whole := Must(Reduce(op, a, perm[:j], true))
+			if !Equal(step, whole) {
+				t.Fatalf("%v %v of %v(%s): over %v then %v gives %v, over both %v", op, dt, sh, ka, A, B, step, whole)
+			}
+		}
+	}
+}
