@@ -4,11 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/internal/atomicfile"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 	"github.com/sdgo/sdgo/serialize/fb"
@@ -35,69 +34,18 @@ type SaveOptions struct {
 // Save writes g to the file at path. It writes a temporary file in the same
 // directory and renames it over path once complete, so a failed save leaves
 // any previous file untouched. When path is a symbolic link, the file it
-// points to is replaced and the link kept.
-func Save(path string, g *graph.Graph, opts *SaveOptions) (err error) {
+// points to is replaced and the link kept; a device (/dev/stdout) is
+// written in place.
+func Save(path string, g *graph.Graph, opts *SaveOptions) error {
 	buf, err := Encode(g, opts)
 	if err != nil {
 		return err
 	}
-	if fi, e := os.Lstat(path); e == nil && fi.Mode()&os.ModeSymlink != 0 {
-		// Renaming over the link would replace the link with a file and
-		// leave its target as it was.
-		if target, e := filepath.EvalSymlinks(path); e == nil {
-			path = target
-		}
-	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
-	if err != nil {
-		return fmt.Errorf("serialize: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	var w io.Writer = tmp
-	if testHookWriter != nil {
-		w = testHookWriter(w)
-	}
-	if err = writeAll(w, buf); err != nil {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return writeAll(w, buf) }); err != nil {
 		return fmt.Errorf("serialize: writing %s: %w", path, err)
-	}
-	mode := os.FileMode(0o644)
-	if st, e := os.Stat(path); e == nil && st.Mode().IsRegular() {
-		mode = st.Mode().Perm()
-	}
-	if err = tmp.Chmod(mode); err != nil {
-		return fmt.Errorf("serialize: %w", err)
-	}
-	if err = tmp.Sync(); err != nil {
-		return fmt.Errorf("serialize: writing %s: %w", path, err)
-	}
-	if err = tmp.Close(); err != nil {
-		return fmt.Errorf("serialize: writing %s: %w", path, err)
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("serialize: %w", err)
-	}
-	// The rename reaches the disk with the directory. Its error is not
-	// returned: the new file is in place, and a save that reported failure
-	// now would no longer leave the previous file untouched. Some systems
-	// cannot sync a directory at all.
-	if d, e := os.Open(dir); e == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }
-
-// testHookWriter, when set by a test, wraps the temporary file's writer.
-var testHookWriter func(io.Writer) io.Writer
 
 // Write writes g to w as a graph file.
 func Write(w io.Writer, g *graph.Graph, opts *SaveOptions) error {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/internal/atomicfile"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
@@ -76,11 +77,11 @@ func TestSaveAtomic(t *testing.T) {
 	}
 
 	// A write that fails half way.
-	testHookWriter = func(w io.Writer) io.Writer { return &failingWriter{w: w, n: 100} }
+	atomicfile.TestHook = func(w io.Writer) io.Writer { return &failingWriter{w: w, n: 100} }
 	other := graph.New()
 	other.Const("c", ndarray.Scalar(1.0))
 	err = Save(path, other, &SaveOptions{BigEndian: true})
-	testHookWriter = nil
+	atomicfile.TestHook = nil
 	if !errors.Is(err, errInjected) {
 		t.Fatalf("save with a failing writer: %v", err)
 	}
@@ -137,9 +138,9 @@ func TestSaveAtomic(t *testing.T) {
 	if err := Write(shortWriter{}, g, nil); !errors.Is(err, io.ErrShortWrite) {
 		t.Fatalf("Write to a writer that writes short without an error: %v", err)
 	}
-	testHookWriter = func(io.Writer) io.Writer { return shortWriter{} }
+	atomicfile.TestHook = func(io.Writer) io.Writer { return shortWriter{} }
 	err = Save(path, other, nil)
-	testHookWriter = nil
+	atomicfile.TestHook = nil
 	if !errors.Is(err, io.ErrShortWrite) {
 		t.Fatalf("Save with a writer that writes short without an error: %v", err)
 	}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sdgo/sdgo/internal/atomicfile"
 )
 
 // copyFixture copies a fixture into a fresh directory and returns its path.
@@ -64,8 +66,8 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 // there as it was, and no temporary file behind: os.Create truncated it
 // first.
 func TestFailedWriteKeepsTheOldFile(t *testing.T) {
-	writeHook = func(w io.Writer) io.Writer { return &failingWriter{w: w, n: 100} }
-	defer func() { writeHook = nil }()
+	atomicfile.TestHook = func(w io.Writer) io.Writer { return &failingWriter{w: w, n: 100} }
+	defer func() { atomicfile.TestHook = nil }()
 	dir := t.TempDir()
 	old := []byte("the previous contents\n")
 	dot := filepath.Join(dir, "g.dot")
