@@ -15,20 +15,13 @@ import (
 // A runaway loop stops at the request's deadline, long before the
 // iteration cap, with an error that wraps the context's and names where.
 func TestContextStopsRunawayLoop(t *testing.T) {
-	g := graph.New()
-	x := g.Placeholder("x", ndarray.Float64)
-	out, err := g.While([]*graph.Variable{x},
-		func(v []*graph.Variable) *graph.Variable { return v[0].Ge(v[0]) }, // always true
-		func(v []*graph.Variable) []*graph.Variable { return []*graph.Variable{v[0].AddScalar(1)} })
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, out := runawayLoop(t)
 	s := exec.New(g)
 	s.MaxIterations = 1 << 30
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err = s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"x": ndarray.Scalar(0.0)}, Outputs: []string{out[0].Name()}, Context: ctx})
+	_, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"x": ndarray.Scalar(0.0)}, Outputs: []string{out}, Context: ctx})
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "stopped before op") || !strings.Contains(err.Error(), "iteration") {
 		t.Errorf("runaway loop with a deadline: %v", err)
 	}
@@ -37,7 +30,7 @@ func TestContextStopsRunawayLoop(t *testing.T) {
 	}
 	// The session still runs a request that finishes.
 	s.MaxIterations = 10
-	if _, err := s.Output(map[string]*ndarray.Array{"x": ndarray.Scalar(0.0)}, out[0].Name()); err == nil || !strings.Contains(err.Error(), "more than 10 iterations") {
+	if _, err := s.Output(map[string]*ndarray.Array{"x": ndarray.Scalar(0.0)}, out); err == nil || !strings.Contains(err.Error(), "more than 10 iterations") {
 		t.Errorf("after the stopped run: %v", err)
 	}
 }

@@ -222,7 +222,10 @@ func TestNestedLoopsAndIfInLoop(t *testing.T) {
 	}
 }
 
-func TestRunawayLoopFails(t *testing.T) {
+// runawayLoop returns a graph whose loop never ends (x += 1 while x >= x),
+// fed by the float64 scalar placeholder "x", and the loop's output.
+func runawayLoop(t *testing.T) (*graph.Graph, string) {
+	t.Helper()
 	g := graph.New()
 	x := g.Placeholder("x", ndarray.Float64)
 	out, err := g.While([]*graph.Variable{x},
@@ -231,9 +234,14 @@ func TestRunawayLoopFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, out[0].Name()
+}
+
+func TestRunawayLoopFails(t *testing.T) {
+	g, out := runawayLoop(t)
 	s := exec.New(g)
 	s.MaxIterations = 50
-	_, err = s.Output(map[string]*ndarray.Array{"x": scalar(0)}, out[0].Name())
+	_, err := s.Output(map[string]*ndarray.Array{"x": scalar(0)}, out)
 	if err == nil || !strings.Contains(err.Error(), "more than 50 iterations") {
 		t.Errorf("runaway loop: %v", err)
 	}
