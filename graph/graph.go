@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -356,13 +357,27 @@ func (g *Graph) VersionLocked() uint64 { return g.version }
 // neither needs to import the other.
 const (
 	// MetaTrainingConfig holds the training configuration as SameDiff's
-	// JSON text (a string).
+	// JSON text: a string, or a json.Marshaler that writes it when read
+	// (a trainer keeps its live configuration there); see MetaJSON.
 	MetaTrainingConfig = "trainingConfig"
 	// MetaUpdaterState holds the updater's state as a
 	// map[string]map[string]*ndarray.Array: parameter name -> state key
 	// (for Adam "M" and "V") -> array.
 	MetaUpdaterState = "updaterState"
 )
+
+// MetaJSON returns the JSON text a meta value holds: the value itself when
+// it is a string, else what its MarshalJSON writes.
+func MetaJSON(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case json.Marshaler:
+		b, err := v.MarshalJSON()
+		return string(b), err
+	}
+	return "", fmt.Errorf("graph: meta value %T is not JSON text (a string or a json.Marshaler)", v)
+}
 
 // OpsLocked is Ops for callers that hold the read lock; the caller must not
 // change the slice.

@@ -84,9 +84,18 @@ func graphDiff(a, b *graph.Graph) string {
 	if ph(a) != ph(b) {
 		add("placeholders %s vs %s", ph(a), ph(b))
 	}
-	ta, _ := a.GetMeta(graph.MetaTrainingConfig)
-	tb, _ := b.GetMeta(graph.MetaTrainingConfig)
-	if ta != tb {
+	metaText := func(g *graph.Graph) string {
+		v, ok := g.GetMeta(graph.MetaTrainingConfig)
+		if !ok {
+			return ""
+		}
+		s, err := graph.MetaJSON(v)
+		if err != nil {
+			return err.Error()
+		}
+		return s
+	}
+	if ta, tb := metaText(a), metaText(b); ta != tb {
 		add("training config %v vs %v", ta, tb)
 	}
 	ua, _ := a.GetMeta(graph.MetaUpdaterState)

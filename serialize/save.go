@@ -202,9 +202,9 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 		r.LossVariables = []string{}
 	}
 	if tc, ok := g.GetMeta(graph.MetaTrainingConfig); ok {
-		str, ok := tc.(string)
-		if !ok {
-			return nil, fmt.Errorf("serialize: graph meta %q is a %T, not a JSON string", graph.MetaTrainingConfig, tc)
+		str, err := graph.MetaJSON(tc)
+		if err != nil {
+			return nil, fmt.Errorf("serialize: graph meta %q: %w", graph.MetaTrainingConfig, err)
 		}
 		r.TrainingConfig = str
 	}

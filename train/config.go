@@ -258,9 +258,9 @@ func ConfigOf(g *graph.Graph) (*Config, error) {
 	if !ok {
 		return nil, fmt.Errorf("train: the graph has no training configuration")
 	}
-	js, ok := v.(string)
-	if !ok || js == "" {
-		return nil, fmt.Errorf("train: the graph's training configuration is not JSON text")
+	js, err := graph.MetaJSON(v)
+	if err != nil || js == "" {
+		return nil, fmt.Errorf("train: the graph's training configuration is not JSON text (%v)", err)
 	}
 	var c Config
 	if err := json.Unmarshal([]byte(js), &c); err != nil {

@@ -160,9 +160,10 @@ func (t *Trainer) Config() *Config { return t.cfg }
 // saveMeta records the configuration and the updater state in the graph, so
 // that saving the graph keeps them.
 func (t *Trainer) saveMeta() error {
-	if err := t.saveConfig(); err != nil {
-		return err
+	if _, err := json.Marshal(t.cfg); err != nil {
+		return fmt.Errorf("train: %w", err)
 	}
+	t.g.SetMeta(graph.MetaTrainingConfig, liveConfig{t.cfg})
 	st := map[string]map[string]*ndarray.Array{}
 	for i, p := range t.params {
 		m := map[string]*ndarray.Array{}
@@ -175,19 +176,15 @@ func (t *Trainer) saveMeta() error {
 	return nil
 }
 
-// saveConfig records the configuration in the graph. The updater state
-// there is the trainer's own arrays, current after every step; the
-// configuration is JSON text, so it is written again whenever a counter
-// moves: a graph saved between steps (by the caller after Step, or by a
-// listener during Fit) must carry the counters that go with that state.
-func (t *Trainer) saveConfig() error {
-	js, err := json.Marshal(t.cfg)
-	if err != nil {
-		return fmt.Errorf("train: %w", err)
-	}
-	t.g.SetMeta(graph.MetaTrainingConfig, string(js))
-	return nil
-}
+// liveConfig is the trainer's configuration in the graph's meta. The
+// updater state there is the trainer's own arrays, current after every
+// step; the configuration is marshalled when read (a save, ConfigOf), so a
+// graph saved between steps (by the caller after Step, or by a listener
+// during Fit) carries the counters that go with that state, without a
+// marshal in every step.
+type liveConfig struct{ c *Config }
+
+func (l liveConfig) MarshalJSON() ([]byte, error) { return json.Marshal(l.c) }
 
 func (t *Trainer) feed(b *Batch) error {
 	if len(b.Features) != len(t.features) || len(b.Labels) != len(t.labels) {
@@ -260,7 +257,7 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 		t.s.Recycle(out[n])
 	}
 	t.cfg.IterationCount++
-	return loss, t.saveConfig()
+	return loss, nil
 }
 
 // changesGradients reports whether a regularization adds to the gradient.
@@ -333,9 +330,6 @@ func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*Histor
 		mean := sum / float64(n)
 		h.EpochLoss = append(h.EpochLoss, mean)
 		t.cfg.EpochCount++
-		if err := t.saveConfig(); err != nil {
-			return h, err
-		}
 		ev := &EpochEvent{Epoch: e, Epochs: epochs, Loss: mean, Iterations: n, Examples: examples, Elapsed: time.Since(start)}
 		for _, l := range listeners {
 			if err := l.EpochDone(ev); err != nil {

@@ -285,8 +285,9 @@ func TestSpirals(t *testing.T) {
 			t.Errorf("counters %d/%d", tr.Config().EpochCount, tr.Config().IterationCount)
 		}
 		// The configuration and the updater state are in the graph, for saving.
-		js, ok := g.GetMeta(graph.MetaTrainingConfig)
-		if !ok || !strings.Contains(js.(string), `"epochCount":150`) {
+		meta, _ := g.GetMeta(graph.MetaTrainingConfig)
+		js, err := graph.MetaJSON(meta)
+		if err != nil || !strings.Contains(js, `"epochCount":150`) {
 			t.Errorf("training config meta: %v", js)
 		}
 		back, err := train.ConfigOf(g)
