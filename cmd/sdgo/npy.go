@@ -69,16 +69,10 @@ func readNPY(b []byte) (*ndarray.Array, error) {
 		return nil, fmt.Errorf("%w: header at offset %d: %v", errNPY, start, err)
 	}
 	data := b[start+hlen:]
-	n := 1
-	for i, d := range hdr.shape {
-		if d < 0 {
-			return nil, fmt.Errorf("%w: negative size %d on axis %d of shape %v", errNPY, d, i, hdr.shape)
-		}
-		if d > 0 && n > math.MaxInt/8/d {
-			return nil, fmt.Errorf("%w: shape %v is too large", errNPY, hdr.shape)
-		}
-		n *= d
+	if err := ndarray.CheckShape(hdr.shape); err != nil {
+		return nil, fmt.Errorf("%w: %v", errNPY, err)
 	}
+	n := ndarray.Layout{Shape: hdr.shape}.Size()
 	size := hdr.dtype.Size()
 	if len(data) != n*size {
 		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes after offset %d, the file has %d", errNPY, hdr.shape, hdr.dtype, n*size, start+hlen, len(data))

@@ -51,9 +51,10 @@ Flags go before FILE.fb: what follows it are output names.
 
 Exit status: 0 when every output was computed (or, not named, lay in a
 branch not taken), 1 when the run fails (the message names the op and its
-inputs), stops at -timeout, or a named output lay in a branch not taken, 2 on a usage error
-(flags, output names, placeholder values that are missing, unreadable or of
-a shape the placeholder cannot take) or a file that does not load.
+inputs), stops at -timeout, or a named output lay in a branch not taken, 2
+on a usage error (flags, output names, placeholder values that are missing,
+unreadable or of a shape the placeholder cannot take) or a file that does
+not load.
 
 flags:`
 
@@ -761,7 +762,6 @@ func writeOutputsNPY(dir string, names []string, results map[string]*ndarray.Arr
 	// Clashes are found before any file is written, so that a refused
 	// request leaves DIR as it was.
 	used := map[string]string{}
-	files := map[string]string{}
 	for _, n := range names {
 		if results[n] == nil {
 			continue
@@ -770,14 +770,14 @@ func writeOutputsNPY(dir string, names []string, results map[string]*ndarray.Arr
 		if prev, ok := used[file]; ok && prev != n {
 			return fmt.Errorf("outputs %q and %q would both be written to %s", prev, n, file)
 		}
-		used[file], files[n] = n, file
+		used[file] = n
 	}
 	for _, n := range names {
-		a, file := results[n], files[n]
+		a := results[n]
 		if a == nil {
 			continue
 		}
-		path := filepath.Join(dir, file)
+		path := filepath.Join(dir, npyFileName(n))
 		if err := writeFile(path, func(w io.Writer) error { return writeNPY(w, a) }); err != nil {
 			return fmt.Errorf("output %q: %w", n, err)
 		}
