@@ -289,7 +289,7 @@ func (d *diff) loopGrad(f *frameInfo, sc *scope) error {
 	// edge, in a malformed file) has no backward loop to carry its
 	// gradient: dropping it would give a zero gradient without a word.
 	for _, x := range f.exits {
-		if d.total(sc, x.Outputs()[0]) == nil || slices.ContainsFunc(f.vars, func(lv loopVar) bool { return lv.exit == x }) {
+		if len(sc.contrib[x.Outputs()[0]]) == 0 || slices.ContainsFunc(f.vars, func(lv loopVar) bool { return lv.exit == x }) {
 			continue
 		}
 		return fmt.Errorf("autodiff: loop frame %q: exit %q does not leave through a loop variable (a merge joining an enter and a next_iteration, a switch on the loop condition); the loss depends on it", f.name, x.Name())

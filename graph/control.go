@@ -189,11 +189,7 @@ func (g *Graph) While(vars []*Variable, cond func(v []*Variable) *Variable, body
 	// A loop built in the body runs in the iterations that run the body:
 	// the true side of a switch on the condition is alive in those.
 	if err := g.nestLoops(bodyStart, g.numOps(), frame, enters, func(v *Variable) (*Variable, error) {
-		sw, err := g.Op("switch", ops.Args{}, v, lc[0])
-		if err != nil {
-			return nil, err
-		}
-		return sw[1], nil
+		return g.gate(v, lc[0], 1, nil)
 	}); err != nil {
 		return nil, err
 	}

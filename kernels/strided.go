@@ -2,7 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"math/bits"
 	"unsafe"
 )
 
@@ -65,16 +64,16 @@ func ScatterGo[T Float](dst []T, inc int, src []T) {
 
 // span returns (n-1)*inc+1, the length n elements inc apart cover (n >= 1),
 // and panics, naming op, unless inc >= 0 and a slice of l elements holds
-// them. The product is taken in double width: in int a huge inc wraps
-// around to a small span, which the slice expression then let through (and
-// the assembly, which steps by inc*size bytes, read or wrote the elements
-// as if inc were small).
+// them. The check is GEMM's extent, which refuses a product (n-1)*inc that
+// overflows: in int a huge inc wraps around to a small span, which a slice
+// expression would let through (and the assembly, stepping by inc*size
+// bytes, would read or write the elements as if inc were small).
 func span(op string, n, inc, l int) int {
-	hi, lo := bits.Mul64(uint64(n-1), uint64(inc))
-	if inc < 0 || hi != 0 || lo >= uint64(l) {
+	_, hi, ok := extent(l, 0, n, 1, inc, 0)
+	if inc < 0 || !ok {
 		panic(fmt.Sprintf("kernels: %s of %d elements %d apart does not fit a slice of %d", op, n, inc, l))
 	}
-	return int(lo) + 1
+	return hi + 1
 }
 
 // Prefetch asks for the elements s[i*inc], i < n, to be brought into the

@@ -220,7 +220,8 @@ func castFloat[S float32 | float64](s []S, out *Array, nn *nest) {
 // castSat converts floats to a signed integer type, truncating towards
 // zero and saturating; NaN gives 0.
 func castSat[D int32 | int64, S float32 | float64](d []D, s []S, nn *nest) {
-	bits := 8 * int(unsafe.Sizeof(d[:1][0]))
+	var z D
+	bits := 8 * int(unsafe.Sizeof(z))
 	lim := math.Ldexp(1, bits-1) // 2^31 or 2^63, exact in float64
 	hi := D(uint64(1)<<(bits-1) - 1)
 	lo := -hi - 1
