@@ -2,7 +2,7 @@ package ops
 
 import "testing"
 
-// Test vectors from libnd4j, as listed in shared/samediff/FORMAT.md.
+// Test vectors from libnd4j (the name hashes its graph files store).
 func TestHash(t *testing.T) {
 	for name, want := range map[string]int64{
 		"Conv2D":      -1637140380760460323,

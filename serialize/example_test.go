@@ -50,7 +50,7 @@ func ExampleSave() {
 // Load a file written by SameDiff: ops sdgo implements run, the others load
 // as opaque ops and are listed in the load report.
 func ExampleLoad() {
-	dir := "../../shared/samediff/fixtures"
+	dir := "../testdata/samediff"
 	g, err := serialize.Load(filepath.Join(dir, "pad_1D.fb"))
 	if err != nil {
 		log.Fatal(err)

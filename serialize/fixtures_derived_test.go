@@ -15,7 +15,7 @@ import (
 // The outputs of the fixtures, derived independently of sdgo's ops: the
 // constants are read from the loaded graph, and what each graph computes
 // (read from its nodes, see /work/notes/fixtures-dump.txt) is redone in
-// plain Go. For the files EXPECTED.md gives numbers for, the derivation
+// plain Go. For the files testdata/samediff/README.md gives numbers for, the derivation
 // must also give those numbers.
 
 func loadFixture(t *testing.T, name string) *graph.Graph {
@@ -107,7 +107,7 @@ func TestFixtureSimpleWhileDerived(t *testing.T) {
 	dec := float32(scalarConst(t, g, "while/Sub/y"))
 	for _, c := range []struct {
 		x0, y0   float32
-		expected float32 // EXPECTED.md's number
+		expected float32 // testdata/samediff/README.md's number
 	}{{-4, 1, -1}, {-9, 1, -3}} {
 		x := []float32{c.x0, c.x0, c.x0, c.x0}
 		y := c.y0
@@ -122,7 +122,7 @@ func TestFixtureSimpleWhileDerived(t *testing.T) {
 		for k := range want {
 			want[k] = x[k] + y
 			if want[k] != c.expected {
-				t.Fatalf("the derivation gives %v for input_0 %v, EXPECTED.md %v", want, c.x0, c.expected)
+				t.Fatalf("the derivation gives %v for input_0 %v, testdata/samediff/README.md %v", want, c.x0, c.expected)
 			}
 		}
 		feeds := map[string]*ndarray.Array{

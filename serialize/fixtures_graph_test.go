@@ -11,7 +11,7 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
-// fixtureExpect is what EXPECTED.md (libnd4j's tests) says a fixture gives,
+// fixtureExpect is what testdata/samediff/README.md (libnd4j's tests) says a fixture gives,
 // and what loading it must report.
 type fixtureExpect struct {
 	unimplemented string // the report's Unimplemented list
@@ -50,10 +50,10 @@ var fixtureExpects = map[string]fixtureExpect{
 		outputs: map[string]*ndarray.Array{"TensorArrayStack/TensorArrayGatherV3": ndarray.Must(ndarray.FromSlice(
 			[]int32{7, 2, 9, 4, 3, 3, 8, 7, 0, 0, 6, 8, 7, 9, 0, 1, 1, 4}, 3, 2, 3))},
 	},
-	// EXPECTED.md's numbers for simplewhile_1 (2x2 all -1 for input_0 all
+	// testdata/samediff/README.md's numbers for simplewhile_1 (2x2 all -1 for input_0 all
 	// -4 and input_1 1) are the loop's result as the graph's "output" gives
 	// it: Exit(x) + Exit(y) with x += 2 and y -= 1 while sum(x) < y. The
-	// other input case, and the outputs of the files EXPECTED.md gives no
+	// other input case, and the outputs of the files testdata/samediff/README.md gives no
 	// numbers for, are in fixtures_derived_test.go.
 	"simplewhile_1.fb": {
 		outputs: map[string]*ndarray.Array{"output": ndarray.Must(ndarray.FromSlice([]float32{-1, -1, -1, -1}, 2, 2))},

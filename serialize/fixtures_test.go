@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// fixtureDir holds real SameDiff files; shared/ sits beside the repository.
-const fixtureDir = "../../shared/samediff/fixtures"
+// fixtureDir holds real SameDiff files written by Deeplearning4j.
+const fixtureDir = "../testdata/samediff"
 
 func fixtureFiles(tb testing.TB) []string {
 	tb.Helper()

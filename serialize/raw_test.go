@@ -108,7 +108,7 @@ func f32BE(b []byte) []float32 {
 	return out
 }
 
-// TestFixtureValues spot-checks values against what EXPECTED.md and the
+// TestFixtureValues spot-checks values against what testdata/samediff/README.md and the
 // files' producers say.
 func TestFixtureValues(t *testing.T) {
 	g, err := decode(readFixture(t, "identity_n_2.fb"))

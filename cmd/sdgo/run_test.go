@@ -14,7 +14,7 @@ import (
 	"github.com/sdgo/sdgo/serialize"
 )
 
-const fixtures = "../../../shared/samediff/fixtures"
+const fixtures = "../../testdata/samediff"
 
 func sdgo(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -24,7 +24,7 @@ func sdgo(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 // Every fixture runs, with feeds where it has placeholders, and prints
-// what EXPECTED.md (or the derivation in package serialize's tests) says.
+// what testdata/samediff/README.md (or the derivation in package serialize's tests) says.
 func TestRunFixtures(t *testing.T) {
 	cases := map[string]struct {
 		flags []string
