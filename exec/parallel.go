@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/sdgo/sdgo/internal/opexec"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
@@ -77,13 +78,13 @@ func (ru *run) execParallel(workers int) error {
 			defer mu.Unlock()
 			return ru.overwritableFor(cur, i)
 		})
-		ctx.SetNeeded(func(i int) bool {
+		opexec.Of(ctx).SetNeeded(func(i int) bool {
 			mu.Lock()
 			defer mu.Unlock()
 			return ru.neededFor(cur, i)
 		})
-		ctx.SetRelease(ru.s.pool.put)
-		ctx.ShareState(ru.ctx)
+		opexec.Of(ctx).SetRelease(ru.s.pool.put)
+		opexec.Of(ctx).ShareState(opexec.Of(ru.ctx))
 		ins := make([]*ndarray.Array, 0, 8)
 		for k := range ready {
 			st := &p.steps[k]

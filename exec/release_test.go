@@ -7,6 +7,7 @@ import (
 
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/internal/opexec"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
@@ -146,19 +147,20 @@ func TestReleaseWithoutExecutor(t *testing.T) {
 	c := ops.NewCtx("n", func(dt ndarray.DType, shape []int) *ndarray.Array {
 		return ndarray.Must(ndarray.Zeros(dt, shape...))
 	}, nil)
-	c.SetRelease(func(*ndarray.Buffer) { put++ })
-	c.BeginOp()
+	hooks := opexec.Of(c)
+	hooks.SetRelease(func(*ndarray.Buffer) { put++ })
+	hooks.BeginOp()
 	a, b := c.Alloc(ndarray.Float64, []int{2}), c.Alloc(ndarray.Float64, []int{2})
 	c.Release(a)
 	c.Release(b)
 	c.Release(x)
-	c.EndOp([]*ndarray.Array{b})
+	hooks.EndOp([]*ndarray.Array{b})
 	if put != 1 {
 		t.Errorf("%d buffers given back; want 1 (a: b is the output, x not the call's)", put)
 	}
-	c.BeginOp()
+	hooks.BeginOp()
 	c.Release(a) // allocated by the earlier call
-	c.EndOp(nil)
+	hooks.EndOp(nil)
 	if put != 1 {
 		t.Errorf("%d buffers given back; want still 1 (a came from an earlier call)", put)
 	}

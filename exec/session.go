@@ -12,6 +12,7 @@ import (
 	"weak"
 
 	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/internal/opexec"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
@@ -325,9 +326,9 @@ func (s *Session) getRun(p *plan) *run {
 	if ru == nil {
 		ru = &run{}
 		ru.ctx = ops.NewCtx("", s.pool.get, ru.overwritable)
-		ru.ctx.SetNeeded(ru.needed)
-		ru.ctx.SetRelease(s.pool.put)
-		ru.ctx.ResetState() // the store exists before workers share it; putRun empties it
+		opexec.Of(ru.ctx).SetNeeded(ru.needed)
+		opexec.Of(ru.ctx).SetRelease(s.pool.put)
+		opexec.Of(ru.ctx).ResetState() // the store exists before workers share it; putRun empties it
 	}
 	ru.s, ru.p = s, p
 	return ru
@@ -339,7 +340,7 @@ func (s *Session) putRun(ru *run) {
 	clear(ru.bufs)
 	clear(ru.varBufs)
 	ru.varBufs = ru.varBufs[:0]
-	ru.ctx.ResetState() // drop what stateful ops kept (tensor arrays)
+	opexec.Of(ru.ctx).ResetState() // drop what stateful ops kept (tensor arrays)
 	ru.listeners = ru.listeners[:0]
 	ru.p, ru.cur, ru.stop = nil, nil, nil
 	s.runs.Put(ru)
@@ -609,7 +610,8 @@ func (ru *run) stopped(st *step, it *frameIter) error {
 // error. The temporaries the op released (Ctx.Release) go back to the pool
 // once it has returned, those its outputs lie on excepted.
 func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array, err error) {
-	ctx.BeginOp()
+	hooks := opexec.Of(ctx)
+	hooks.BeginOp()
 	defer func() {
 		if r := recover(); r != nil {
 			outs = nil
@@ -619,7 +621,7 @@ func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array
 				err = fmt.Errorf("exec: %w", ops.Recovered("op "+describe(st, ins), r))
 			}
 		}
-		ctx.EndOp(outs)
+		hooks.EndOp(outs)
 	}()
 	outs, err = st.def.Run(ctx, ins, st.op.Args())
 	if err != nil {

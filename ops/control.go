@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/sdgo/sdgo/ndarray"
 )
@@ -41,10 +42,10 @@ func passDef(name string, num int64, doc string) *Def {
 }
 
 var (
-	EnterOp         = Register(passDef("enter", 100, "x, entering the loop frame named by string arg 0; bool arg 0: loop-invariant"))
-	ExitOp          = Register(passDef("exit", 90, "x, leaving its loop frame when the loop ends"))
-	NextIterationOp = Register(passDef("next_iteration", 80, "x, passed to the next iteration of its loop"))
-	LoopCondOp      = Register(&Def{
+	enterOp         = Register(passDef("enter", 100, "x, entering the loop frame named by string arg 0; bool arg 0: loop-invariant"))
+	exitOp          = Register(passDef("exit", 90, "x, leaving its loop frame when the loop ends"))
+	nextIterationOp = Register(passDef("next_iteration", 80, "x, passed to the next iteration of its loop"))
+	loopCondOp      = Register(&Def{
 		Name: "loop_cond", Type: Logic, Num: 70, MinIn: 1, MaxIn: 1, Flags: ControlFlow,
 		Doc: "the boolean scalar that decides whether a loop goes on",
 		Infer: func(in []Info, _ *Args) ([]Info, error) {
@@ -55,7 +56,7 @@ var (
 		},
 		Run: passRun,
 	})
-	SwitchOp = Register(&Def{
+	switchOp = Register(&Def{
 		Name: "switch", Type: Logic, Num: 30, MinIn: 2, MaxIn: 2, Flags: ControlFlow,
 		Doc: "x routed to output 1 when the predicate (input 1) is true, to output 0 when false; the other output is dead",
 		Infer: func(in []Info, _ *Args) ([]Info, error) {
@@ -72,8 +73,20 @@ var (
 			}
 			return []*ndarray.Array{in[0], in[0]}, nil
 		},
+		// A conditional's switch: the gradient of the branch taken, or zeros
+		// when that branch did not use the value.
+		Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+			side := make([]Value, 2)
+			for i := range side {
+				side[i] = d[i]
+				if side[i] == nil {
+					side[i] = op1(b, "route", Args{}, op1(b, "zeros_as", Args{}, n.In[0]), n.Out[i])
+				}
+			}
+			return []Value{op1(b, "merge", Args{}, side[0], side[1]), nil}
+		},
 	})
-	MergeOp = Register(&Def{
+	mergeOp = Register(&Def{
 		Name: "merge", Type: Logic, Num: 60, MinIn: 1, MaxIn: -1, Flags: ControlFlow,
 		Doc: "the input that is alive (the branch taken, or the loop value of this iteration)",
 		Infer: func(in []Info, _ *Args) ([]Info, error) {
@@ -84,6 +97,16 @@ var (
 			return infos(o), nil
 		},
 		Run: passRun,
+		// A conditional's merge: each input gets the gradient where it was the
+		// one alive (the branch taken). A loop's merge is differentiated with
+		// its whole loop by package autodiff.
+		Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+			out := make([]Value, len(n.In))
+			for i, x := range n.In {
+				out[i] = op1(b, "route", Args{}, d[0], x)
+			}
+			return out
+		},
 	})
 )
 
@@ -165,7 +188,7 @@ func needExecutor(name string) func(*Ctx, []*ndarray.Array, *Args) ([]*ndarray.A
 }
 
 var (
-	LoopCountOp = Register(&Def{
+	loopCountOp = Register(&Def{
 		Name: "loop_count", Type: Custom, MinIn: 1, MaxIn: 1, Flags: ControlFlow, NonDiff: []int{0},
 		Doc: "the number of times the forward loop frame named by string arg 0 ran its body (int64); the input places the op",
 		Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -176,45 +199,124 @@ var (
 		},
 		Run: needExecutor("loop_count"),
 	})
-	LoopValueOp = Register(&Def{
+	loopValueOp = Register(&Def{
 		Name: "loop_value", Type: Custom, MinIn: 2, MaxIn: 2, Flags: ControlFlow, NonDiff: []int{0, 1},
 		Doc:   "input 0 as it was in the forward loop iteration that this backward iteration mirrors; input 1 places the op",
 		Infer: passInfo, Run: needExecutor("loop_value"),
 	})
-	// RouteOp passes its first input on, as a gradient rule's way to make
+	// routeOp passes its first input on, as a gradient rule's way to make
 	// a value dead exactly where the second input is: the gradient of a
 	// conditional follows the branch taken.
-	RouteOp = Register(&Def{
+	routeOp = Register(&Def{
 		Name: "route", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
 		Doc:   "input 0, dead where input 1 is dead (it follows the branch input 1 lies on)",
 		Infer: passInfo, Run: passRun,
+		Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+			return []Value{op1(b, "route", Args{}, d[0], n.In[1]), nil}
+		},
 	})
 )
 
-func init() {
-	// A conditional's merge: each input gets the gradient where it was the
-	// one alive (the branch taken). A loop's merge is differentiated with
-	// its whole loop by package autodiff.
-	MergeOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		out := make([]Value, len(n.In))
-		for i, x := range n.In {
-			out[i] = op1(b, "route", Args{}, d[0], x)
+// ---------------------------------------------------------------- noop, Assert
+
+// noOpOp does nothing: TensorFlow's NoOp, which SameDiff gives one bool
+// output. It takes any inputs (TensorFlow's control dependencies) and
+// outputs true.
+var noOpOp = Register(&Def{
+	Name: "noop", Aliases: []string{"NoOp"}, Type: Custom, MinIn: 0, MaxIn: -1,
+	Doc: "nothing; outputs a bool scalar true once its inputs (if any) are there",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		return infos(Info{DType: ndarray.Bool, Shape: []int{}}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		return one(ndarray.Scalar(true), nil)
+	},
+})
+
+// assertSummarize is how many elements of each data array a failed Assert
+// shows by default (int arg 0 changes it).
+const assertSummarize = 20
+
+// assertOp is TensorFlow's Assert: input 0 is the condition (bool; every
+// element must be true), the other inputs the data to show when it fails;
+// string args, when given, are shown first as the message. A holding
+// assertion outputs the condition; a failing one is an error that shows the
+// data (at most int arg 0 elements of each, default 20).
+var assertOp = Register(&Def{
+	Name: "Assert", Aliases: []string{"assert"}, Type: Custom, MinIn: 1, MaxIn: -1, Flags: AnyDType,
+	Doc: "fails, showing the data inputs, unless every element of the bool input 0 is true; outputs input 0",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		if in[0].DType != ndarray.Bool {
+			return nil, fmt.Errorf("Assert: the condition (input 0) must be bool, not %v", in[0].DType)
 		}
-		return out
-	}
-	// A conditional's switch: the gradient of the branch taken, or zeros
-	// when that branch did not use the value.
-	SwitchOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		side := make([]Value, 2)
-		for i := range side {
-			side[i] = d[i]
-			if side[i] == nil {
-				side[i] = op1(b, "route", Args{}, op1(b, "zeros_as", Args{}, n.In[0]), n.Out[i])
+		return infos(same(in[0])), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		cond := ndarray.Values[bool](in[0])
+		for _, ok := range cond {
+			if ok {
+				continue
 			}
+			limit := int(a.Int(0, assertSummarize))
+			var parts []string
+			parts = append(parts, a.S...)
+			for _, d := range in[1:] {
+				parts = append(parts, formatData(d, limit))
+			}
+			msg := strings.TrimSpace(strings.Join(parts, " "))
+			if msg == "" {
+				msg = "(no data)"
+			}
+			return nil, fmt.Errorf("assertion %q failed: condition %s; data: %s", c.nodeName("Assert"), formatData(in[0], limit), msg)
 		}
-		return []Value{op1(b, "merge", Args{}, side[0], side[1]), nil}
+		return one(in[0], nil)
+	},
+})
+
+// formatData shows an array's values (at most limit of them) for a message;
+// string arrays show their text.
+func formatData(a *ndarray.Array, limit int) string {
+	if limit <= 0 {
+		limit = assertSummarize
 	}
-	RouteOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		return []Value{op1(b, "route", Args{}, d[0], n.In[1]), nil}
+	if a.DType() == ndarray.UTF8 {
+		if ss, err := ndarray.Strings(a); err == nil {
+			if len(ss) == 1 && a.Rank() == 0 {
+				return ss[0]
+			}
+			if len(ss) > limit {
+				ss = append(ss[:limit:limit], "...")
+			}
+			return "[" + strings.Join(ss, " ") + "]"
+		}
 	}
+	if !a.DType().Computable() {
+		return fmt.Sprintf("<%v%v>", a.DType(), a.Shape())
+	}
+	vals := a.Float64s()
+	var sb strings.Builder
+	if a.Rank() > 0 {
+		sb.WriteByte('[')
+	}
+	for i, v := range vals {
+		if i == limit {
+			sb.WriteString(" ...")
+			break
+		}
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if a.DType() == ndarray.Bool {
+			fmt.Fprintf(&sb, "%v", v != 0)
+		} else {
+			fmt.Fprintf(&sb, "%v", v)
+		}
+	}
+	if a.Rank() > 0 {
+		sb.WriteByte(']')
+	}
+	if a.Rank() > 1 {
+		fmt.Fprintf(&sb, " (shape %v)", a.Shape())
+	}
+	return sb.String()
 }

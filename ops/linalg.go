@@ -19,7 +19,7 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-var MatMulOp = Register(&Def{
+var matMulOp = Register(&Def{
 	Name: "matmul", Aliases: []string{"mmul"}, Type: Custom, MinIn: 2, MaxIn: 2,
 	Doc: "matrix product over broadcast batch axes; int args: transpose x, transpose y, transpose result; float arg 0: alpha",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -75,6 +75,7 @@ var MatMulOp = Register(&Def{
 		}
 		return one(out, nil)
 	},
+	Grad: bpOp("matmul_bp"),
 })
 
 // fillUnknownMatmul replaces -1 sizes by sizes that make the product valid,
@@ -162,13 +163,11 @@ func batchSize(shape []int, nb, i int) int {
 	return shape[j]
 }
 
-func init() { MatMulOp.Grad = bpOp("matmul_bp") }
-
-// MatMulBpOp returns the gradients of matmul for inputs x, y and gradO, with
+// matMulBpOp returns the gradients of matmul for inputs x, y and gradO, with
 // matmul's arguments. For C = op(X)·op(Y): d op(X) = G·op(Y)ᵀ and
 // d op(Y) = op(X)ᵀ·G, transposed back where X or Y was transposed, scaled by
 // alpha, and summed over broadcast batch axes.
-var MatMulBpOp = Register(bpDef("matmul_bp", 2, "gradients of matmul for inputs x, y, gradO; matmul's arguments",
+var matMulBpOp = Register(bpDef("matmul_bp", 2, "gradients of matmul for inputs x, y, gradO; matmul's arguments",
 	func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		x, y, g := in[0], in[1], in[2]
 		tx, ty := a.Int(0, 0) != 0, a.Int(1, 0) != 0

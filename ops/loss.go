@@ -137,7 +137,7 @@ func broadcastsTo(a, b Info) bool {
 	return true
 }
 
-var MSELossOp = Register(&Def{
+var mseLossOp = Register(&Def{
 	Name: "mean_sqerr_loss", Type: Custom, MinIn: 3, MaxIn: 3,
 	Doc:   "weighted (predictions - labels)²; inputs predictions, weights, labels; int arg 0 the LossReduce (default 3)",
 	Infer: lossInfer("mean_sqerr_loss", func(p Info) []int { return p.Shape }),
@@ -151,6 +151,7 @@ var MSELossOp = Register(&Def{
 		}
 		return one(lossReduce(c, d, in[1], lossMode(a)))
 	},
+	Grad: lossGrad("mean_sqerr_loss_grad"),
 })
 
 // labelsFit refuses labels lab that broadcast beyond predictions p: the
@@ -176,7 +177,7 @@ func smoothLabels(c *Ctx, l *ndarray.Array, s float64) (*ndarray.Array, error) {
 	return x, ndarray.UnaryInto(ndarray.AddScalar, x, x, s/k)
 }
 
-var SoftmaxCrossEntropyLossOp = Register(&Def{
+var softmaxCrossEntropyLossOp = Register(&Def{
 	Name: "softmax_cross_entropy_loss", Type: Custom, MinIn: 3, MaxIn: 3,
 	Doc: "weighted -Σ labels·log softmax(logits) over the last axis; inputs logits, weights, labels; " +
 		"int arg 0 the LossReduce (default 3); float arg 0 label smoothing",
@@ -199,6 +200,7 @@ var SoftmaxCrossEntropyLossOp = Register(&Def{
 		c.Release(labS) // when smoothed (the labels themselves are not c's)
 		return one(lossReduce(c, l, in[1], lossMode(a)))
 	},
+	Grad: lossGrad("softmax_cross_entropy_loss_grad"),
 })
 
 // softmaxCE returns the per-example losses l = -Σ labS·ls over the last
@@ -248,14 +250,12 @@ func softmaxCE(c *Ctx, op string, z, lab *ndarray.Array, s float64, keepLS bool)
 // weights, labels) plus, as sdgo's extension, the gradient of the loss
 // output (without it, 1), and return the gradients of all three inputs.
 
-func init() {
-	lossGrad := func(name string) GradFunc {
-		return func(b GradBuilder, n GradNode, d []Value) []Value {
-			return b.Op(name, n.Args.Clone(), n.In[0], n.In[1], n.In[2], d[0])
-		}
+// lossGrad is a loss's gradient rule: its fused op name on the loss's
+// inputs and the output gradient.
+func lossGrad(name string) GradFunc {
+	return func(b GradBuilder, n GradNode, d []Value) []Value {
+		return b.Op(name, n.Args.Clone(), n.In[0], n.In[1], n.In[2], d[0])
 	}
-	MSELossOp.Grad = lossGrad("mean_sqerr_loss_grad")
-	SoftmaxCrossEntropyLossOp.Grad = lossGrad("softmax_cross_entropy_loss_grad")
 }
 
 // lossCoef returns, for per-element losses l, weights w and the output
@@ -380,10 +380,10 @@ func gradOf(op string, in []*ndarray.Array) (*ndarray.Array, error) {
 	return ndarray.ScalarOf(in[0].DType(), 1)
 }
 
-var MSELossGradOp = Register(&Def{
+var mseLossGradOp = Register(&Def{
 	Name: "mean_sqerr_loss_grad", Type: Custom, MinIn: 3, MaxIn: 4,
 	Doc:   "gradients of mean_sqerr_loss for inputs predictions, weights, labels and optionally gradO",
-	Infer: lossGradInfer("mean_sqerr_loss_grad", MSELossOp.Infer),
+	Infer: lossGradInfer("mean_sqerr_loss_grad", mseLossOp.Infer),
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		p, w, lab := in[0], in[1], in[2]
 		if err := labelsFit(p, lab); err != nil {
@@ -443,10 +443,10 @@ var MSELossGradOp = Register(&Def{
 	},
 })
 
-var SoftmaxCrossEntropyLossGradOp = Register(&Def{
+var softmaxCrossEntropyLossGradOp = Register(&Def{
 	Name: "softmax_cross_entropy_loss_grad", Type: Custom, MinIn: 3, MaxIn: 4,
 	Doc:   "gradients of softmax_cross_entropy_loss for inputs logits, weights, labels and optionally gradO",
-	Infer: lossGradInfer("softmax_cross_entropy_loss_grad", SoftmaxCrossEntropyLossOp.Infer),
+	Infer: lossGradInfer("softmax_cross_entropy_loss_grad", softmaxCrossEntropyLossOp.Infer),
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		z, w := in[0], in[1]
 		s := a.Float(0, 0)

@@ -10,9 +10,9 @@ import (
 // Elementwise ops of two operands, with numpy broadcasting. Both operands
 // must have the same dtype.
 
-func binaryDef(name string, op ndarray.BinaryOp, doc string, aliases ...string) *Def {
+func binaryDef(name string, op ndarray.BinaryOp, doc string, grad GradFunc, aliases ...string) *Def {
 	return &Def{
-		Name: name, Aliases: aliases, Type: Custom, MinIn: 2, MaxIn: 2, Doc: doc,
+		Name: name, Aliases: aliases, Type: Custom, MinIn: 2, MaxIn: 2, Doc: doc, Grad: grad,
 		Infer: func(in []Info, _ *Args) ([]Info, error) {
 			if err := needNumeric(name, in[0]); err != nil {
 				return nil, err
@@ -35,18 +35,18 @@ func binaryDef(name string, op ndarray.BinaryOp, doc string, aliases ...string) 
 }
 
 var (
-	AddOp     = Register(withGrad(binaryDef("add", ndarray.Add, "x + y"), bpOp("add_bp")))
-	SubOp     = Register(withGrad(binaryDef("subtract", ndarray.Sub, "x - y", "sub"), bpOp("subtract_bp")))
-	MulOp     = Register(withGrad(binaryDef("multiply", ndarray.Mul, "x * y", "mul"), bpOp("multiply_bp")))
-	DivOp     = Register(withGrad(binaryDef("divide", ndarray.Div, "x / y (integers truncate; integer division by zero is an error)", "div", "realdiv"), bpOp("divide_bp")))
-	PowOp     = Register(withGrad(binaryDef("Pow", ndarray.Pow, "x raised to y", "pow_pairwise"), bpOp("Pow_bp")))
-	MaximumOp = Register(withGrad(binaryDef("maximum", ndarray.Maximum, "the larger of x and y (NaN wins)"), bpOp("maximum_bp")))
-	MinimumOp = Register(withGrad(binaryDef("minimum", ndarray.Minimum, "the smaller of x and y (NaN wins)"), bpOp("minimum_bp")))
+	addOp     = Register(binaryDef("add", ndarray.Add, "x + y", bpOp("add_bp")))
+	subOp     = Register(binaryDef("subtract", ndarray.Sub, "x - y", bpOp("subtract_bp"), "sub"))
+	mulOp     = Register(binaryDef("multiply", ndarray.Mul, "x * y", bpOp("multiply_bp"), "mul"))
+	divOp     = Register(binaryDef("divide", ndarray.Div, "x / y (integers truncate; integer division by zero is an error)", bpOp("divide_bp"), "div", "realdiv"))
+	powOp     = Register(binaryDef("Pow", ndarray.Pow, "x raised to y", bpOp("Pow_bp"), "pow_pairwise"))
+	maximumOp = Register(binaryDef("maximum", ndarray.Maximum, "the larger of x and y (NaN wins)", bpOp("maximum_bp")))
+	minimumOp = Register(binaryDef("minimum", ndarray.Minimum, "the smaller of x and y (NaN wins)", bpOp("minimum_bp")))
 	// Floor division and modulo are piecewise constant in x and y almost
 	// everywhere; like TensorFlow, sdgo gives them no gradient.
-	SquaredSubOp = Register(withGrad(binaryDef("squaredsubtract", ndarray.SquaredDiff, "(x - y)²", "squared_difference"), bpOp("squaredsubtract_bp")))
-	FloorDivOp   = Register(binaryDef("floordiv", ndarray.FloorDiv, "floor(x / y)"))
-	FloorModOp   = Register(binaryDef("floormod", ndarray.FloorMod, "x mod y with the sign of y, as Python's %"))
+	squaredSubOp = Register(binaryDef("squaredsubtract", ndarray.SquaredDiff, "(x - y)²", bpOp("squaredsubtract_bp"), "squared_difference"))
+	floorDivOp   = Register(binaryDef("floordiv", ndarray.FloorDiv, "floor(x / y)", nil))
+	floorModOp   = Register(binaryDef("floormod", ndarray.FloorMod, "x mod y with the sign of y, as Python's %", nil))
 )
 
 // The fused backprop ops of the binary ops: inputs x, y and the output
@@ -94,17 +94,17 @@ func mask(c *Ctx, op ndarray.CompareOp, x, y, g *ndarray.Array) (*ndarray.Array,
 }
 
 var (
-	AddBpOp = Register(binaryBp("add_bp", func(_ *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+	addBpOp = Register(binaryBp("add_bp", func(_ *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
 		return g, g, nil
 	}))
-	SubBpOp = Register(binaryBp("subtract_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+	subBpOp = Register(binaryBp("subtract_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
 		if !c.Needed(1) {
 			return g, nil, nil
 		}
 		ng, err := unaryFor(c, ndarray.Neg, g, 0)
 		return g, ng, err
 	}))
-	MulBpOp = Register(binaryBp("multiply_bp", func(c *Ctx, x, y, g *ndarray.Array) (gx, gy *ndarray.Array, err error) {
+	mulBpOp = Register(binaryBp("multiply_bp", func(c *Ctx, x, y, g *ndarray.Array) (gx, gy *ndarray.Array, err error) {
 		if c.Needed(0) {
 			if gx, err = binFor(c, ndarray.Mul, g, y); err != nil {
 				return nil, nil, err
@@ -115,7 +115,7 @@ var (
 		}
 		return gx, gy, err
 	}))
-	DivBpOp = Register(binaryBp("divide_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+	divBpOp = Register(binaryBp("divide_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
 		// d(x/y)/dx = 1/y, d(x/y)/dy = -x/y², written over the
 		// quotient x/y (binaryBp gives back what it sums).
 		gx, err := binFor(c, ndarray.Div, g, y)
@@ -132,7 +132,7 @@ var (
 		}
 		return gx, gy, ndarray.UnaryInto(ndarray.Neg, gy, gy, 0)
 	}))
-	PowBpOp = Register(binaryBp("Pow_bp", func(c *Ctx, x, y, g *ndarray.Array) (gx, gy *ndarray.Array, err error) {
+	powBpOp = Register(binaryBp("Pow_bp", func(c *Ctx, x, y, g *ndarray.Array) (gx, gy *ndarray.Array, err error) {
 		// d(x^y)/dx = y·x^(y-1), taken as 0 where y = 0 (x^0 is 1, and
 		// 0·0^-1 would be NaN), as PyTorch does; d(x^y)/dy = x^y·ln x,
 		// taken as 0 where x <= 0 (ln undefined), as TensorFlow does. Both
@@ -192,13 +192,13 @@ var (
 		gy, err = binFor(c, ndarray.Mul, g, xy)
 		return gx, gy, err
 	}))
-	MaximumBpOp = Register(binaryBp("maximum_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+	maximumBpOp = Register(binaryBp("maximum_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
 		return routeBp(c, ndarray.Ge, x, y, g) // ties go to x
 	}))
-	MinimumBpOp = Register(binaryBp("minimum_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+	minimumBpOp = Register(binaryBp("minimum_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
 		return routeBp(c, ndarray.Le, x, y, g)
 	}))
-	SquaredSubBpOp = Register(binaryBp("squaredsubtract_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
+	squaredSubBpOp = Register(binaryBp("squaredsubtract_bp", func(c *Ctx, x, y, g *ndarray.Array) (*ndarray.Array, *ndarray.Array, error) {
 		d, err := binFor(c, ndarray.Sub, x, y)
 		if err != nil {
 			return nil, nil, err
@@ -232,78 +232,12 @@ func routeBp(c *Ctx, op ndarray.CompareOp, x, y, g *ndarray.Array) (*ndarray.Arr
 	return gx, gy, err
 }
 
-// Comparisons give bool arrays.
-
-func compareDef(name string, op ndarray.CompareOp, doc string) *Def {
-	return &Def{
-		Name: name, Type: Custom, MinIn: 2, MaxIn: 2, Doc: doc,
-		Infer: func(in []Info, _ *Args) ([]Info, error) {
-			o, err := BroadcastInfo(in[0], in[1])
-			if err != nil {
-				return nil, err
-			}
-			if in[0].DType == ndarray.Bool && op != ndarray.Eq && op != ndarray.Ne {
-				return nil, fmt.Errorf("%s is not defined on bool inputs", name)
-			}
-			o.DType = ndarray.Bool
-			return infos(o), nil
-		},
-		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
-			return one(compareFor(c, op, in[0], in[1]))
-		},
-	}
-}
-
-var (
-	EqualsOp       = Register(compareDef("equals", ndarray.Eq, "x == y"))
-	NotEqualsOp    = Register(compareDef("not_equals", ndarray.Ne, "x != y"))
-	LessOp         = Register(compareDef("less", ndarray.Lt, "x < y"))
-	LessEqualOp    = Register(compareDef("less_equal", ndarray.Le, "x <= y"))
-	GreaterOp      = Register(compareDef("greater", ndarray.Gt, "x > y"))
-	GreaterEqualOp = Register(compareDef("greater_equal", ndarray.Ge, "x >= y"))
-)
-
-func logicDef(name string, op ndarray.LogicOp, doc string) *Def {
-	return &Def{
-		Name: name, Type: Custom, MinIn: 2, MaxIn: 2, Doc: doc,
-		Infer: func(in []Info, _ *Args) ([]Info, error) {
-			if in[0].DType != ndarray.Bool || in[1].DType != ndarray.Bool {
-				return nil, fmt.Errorf("%s needs bool inputs, not %v and %v", name, in[0].DType, in[1].DType)
-			}
-			o, err := BroadcastInfo(in[0], in[1])
-			if err != nil {
-				return nil, err
-			}
-			return infos(o), nil
-		},
-		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
-			return one(ndarray.Logic(op, in[0], in[1]))
-		},
-	}
-}
-
-var (
-	AndOp = Register(logicDef("boolean_and", ndarray.And, "x AND y"))
-	OrOp  = Register(logicDef("boolean_or", ndarray.Or, "x OR y"))
-	XorOp = Register(logicDef("boolean_xor", ndarray.Xor, "x XOR y"))
-	NotOp = Register(&Def{
-		Name: "boolean_not", Type: Custom, MinIn: 1, MaxIn: 1, Doc: "NOT x",
-		Infer: func(in []Info, _ *Args) ([]Info, error) {
-			if in[0].DType != ndarray.Bool {
-				return nil, fmt.Errorf("boolean_not needs a bool input, not %v", in[0].DType)
-			}
-			return infos(same(in[0])), nil
-		},
-		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) { return one(ndarray.Not(in[0])) },
-	})
-)
-
 // Elementwise ops of one operand. Float arg 0 is the op's parameter
 // (LeakyRelu's slope, pow's exponent), paramDefault when absent.
 
-func unaryDef(name string, op ndarray.UnaryOp, doc string, paramDefault float64, aliases ...string) *Def {
+func unaryDef(name string, op ndarray.UnaryOp, doc string, paramDefault float64, grad GradFunc, aliases ...string) *Def {
 	return &Def{
-		Name: name, Aliases: aliases, Type: Custom, MinIn: 1, MaxIn: 1, Doc: doc,
+		Name: name, Aliases: aliases, Type: Custom, MinIn: 1, MaxIn: 1, Doc: doc, Grad: grad,
 		Infer: func(in []Info, _ *Args) ([]Info, error) {
 			if op.FloatOnly() {
 				if err := needFloat(name, in[0]); err != nil {
@@ -322,116 +256,37 @@ func unaryDef(name string, op ndarray.UnaryOp, doc string, paramDefault float64,
 }
 
 var (
-	NegOp = Register(withGrad(legacy(unaryDef("neg", ndarray.Neg, "-x", 0, "negative"), TransformSame, 3),
-		func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{neg(b, d[0])} }))
-	AbsOp = Register(withGrad(legacy(unaryDef("abs", ndarray.Abs, "|x|", 0), TransformSame, 0),
-		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "sign", Args{}, x) })))
-	ExpOp = Register(withGrad(legacy(unaryDef("exp", ndarray.Exp, "e^x", 0), TransformStrict, 23),
-		fromXY(func(b GradBuilder, x, y Value) Value { return y })))
-	LogOp = Register(withGrad(legacy(unaryDef("log", ndarray.Log, "ln x", 0), TransformStrict, 24),
-		func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{div(b, d[0], n.In[0])} }))
-	SqrtOp = Register(withGrad(legacy(unaryDef("sqrt", ndarray.Sqrt, "√x", 0), TransformFloat, 1),
-		func(b GradBuilder, n GradNode, d []Value) []Value {
-			return []Value{div(b, d[0], mul(b, n.Out[0], scalarLike(b, n.Out[0], 2)))}
-		}))
-	SquareOp = Register(withGrad(legacy(unaryDef("square", ndarray.Square, "x²", 0), TransformSame, 12),
-		fromXY(func(b GradBuilder, x, y Value) Value { return mul(b, x, scalarLike(b, x, 2)) })))
-	TanhOp      = Register(withGrad(legacy(unaryDef("tanh", ndarray.Tanh, "tanh x", 0), TransformStrict, 29), bpOp("tanh_bp")))
-	SigmoidOp   = Register(withGrad(legacy(unaryDef("sigmoid", ndarray.Sigmoid, "1/(1+e^-x)", 0), TransformStrict, 26), bpOp("sigmoid_bp")))
-	ReluOp      = Register(withGrad(legacy(unaryDef("relu", ndarray.Relu, "max(x, 0)", 0), Scalar, 39), bpOp("relu_bp")))
-	LeakyReluOp = Register(withGrad(legacy(unaryDef("leakyrelu", ndarray.LeakyRelu, "x if x > 0 else alpha*x; float arg 0 is alpha (default 0.01)", 0.01), Scalar, 35),
-		bpOp("lrelu_bp")))
-	SignOp       = Register(withGrad(legacy(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0), TransformSame, 1), zeroGrad))
-	ReciprocalOp = Register(withGrad(unaryDef("reciprocal", ndarray.Reciprocal, "1/x", 0),
-		fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "square", Args{}, y)) })))
-	FloorOp = Register(withGrad(legacy(unaryDef("floor", ndarray.Floor, "⌊x⌋", 0), TransformSame, 18), zeroGrad))
-	CeilOp  = Register(withGrad(legacy(unaryDef("ceil", ndarray.Ceil, "⌈x⌉", 0), TransformSame, 17), zeroGrad))
-	RoundOp = Register(withGrad(legacy(unaryDef("round", ndarray.Round, "x rounded half away from zero", 0), TransformSame, 4), zeroGrad))
-	SinOp   = Register(withGrad(legacy(unaryDef("sin", ndarray.Sin, "sin x", 0), TransformStrict, 27),
-		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "cos", Args{}, x) })))
-	CosOp = Register(withGrad(legacy(unaryDef("cos", ndarray.Cos, "cos x", 0), TransformStrict, 22),
-		fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "sin", Args{}, x)) })))
-	SoftplusOp = Register(withGrad(legacy(unaryDef("softplus", ndarray.Softplus, "ln(1+e^x)", 0), TransformStrict, 28),
-		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "sigmoid", Args{}, x) })))
-	RsqrtOp = Register(withGrad(legacy(unaryDef("rsqrt", ndarray.Rsqrt, "1/√x", 0), TransformFloat, 3),
-		fromXY(func(b GradBuilder, x, y Value) Value {
-			return mul(b, op1(b, "pow", Args{F: []float64{3}}, y), scalarLike(b, y, -0.5))
-		})))
-	Log1pOp = Register(withGrad(legacy(unaryDef("log1p", ndarray.Log1p, "ln(1+x)", 0), TransformStrict, 44),
-		func(b GradBuilder, n GradNode, d []Value) []Value {
-			return []Value{div(b, d[0], op1(b, "add", Args{}, n.In[0], scalarLike(b, n.In[0], 1)))}
-		}))
-	Expm1Op = Register(withGrad(unaryDef("expm1", ndarray.Expm1, "e^x - 1", 0),
-		fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "add", Args{}, y, scalarLike(b, y, 1)) })))
-	PowScalarOp = Register(withGrad(legacy(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1), Scalar, 31),
-		func(b GradBuilder, n GradNode, d []Value) []Value {
-			p := n.Args.Float(0, 1)
-			if p == 0 { // x^0 is 1: the gradient is 0, also at x = 0 where p·x^-1 is NaN
-				return []Value{op1(b, "zeros_as", Args{}, d[0])}
-			}
-			dx := mul(b, op1(b, "pow", Args{F: []float64{p - 1}}, n.In[0]), scalarLike(b, n.In[0], p))
-			return []Value{mul(b, d[0], dx)}
-		}))
-)
-
-// The fused backprop ops of the activations (libnd4j's tanh_bp, sigmoid_bp,
-// relu_bp, lrelu_bp): inputs x and the output gradient g, output dL/dx.
-// tanh_bp and sigmoid_bp also take the activation's output as an optional
-// third input, sdgo's extension, so that a caller holding it spares
-// recomputing the activation. sdgo's own gradient rules (bpOp) pass only x
-// and g, so that the graphs they build keep libnd4j's form of the ops.
-
-// outGradDef defines tanh_bp or sigmoid_bp: g·f'(x), computed from f(x)
-// (given, or recomputed with fwd).
-func outGradDef(name string, fwd ndarray.UnaryOp, grad ndarray.BinaryOp) *Def {
-	return &Def{
-		Name: name, Type: Custom, MinIn: 2, MaxIn: 3,
-		Doc: "gradient of " + strings.TrimSuffix(name, "_bp") + " for inputs x, gradO and optionally its output",
-		Infer: func(in []Info, _ *Args) ([]Info, error) {
-			if err := needFloat(name, in[0]); err != nil {
-				return nil, err
-			}
-			return sameInfos(in, 1), nil
-		},
-		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
-			x, g := in[0], in[1]
-			out := c.Alloc(x.DType(), x.Shape())
-			y := out
-			if len(in) > 2 {
-				y = in[2]
-			} else if err := ndarray.UnaryInto(fwd, out, x, 0); err != nil {
-				return nil, err
-			}
-			return one(out, ndarray.BinaryInto(grad, out, y, g))
-		},
-	}
-}
-
-var (
-	TanhBpOp    = Register(outGradDef("tanh_bp", ndarray.Tanh, ndarray.TanhGradOut))
-	SigmoidBpOp = Register(outGradDef("sigmoid_bp", ndarray.Sigmoid, ndarray.SigmoidGradOut))
-	ReluBpOp    = Register(bpDef("relu_bp", 1, "gradient of relu for inputs x, gradO",
-		func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
-			out := c.Alloc(in[0].DType(), in[0].Shape())
-			return one(out, ndarray.BinaryInto(ndarray.ReluGrad, out, in[0], in[1]))
-		}))
-	LeakyReluBpOp = Register(bpDef("lrelu_bp", 1, "gradient of leakyrelu for inputs x, gradO; float arg 0 alpha",
-		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-			// g where x > 0, alpha·g elsewhere: relu_grad(x, g)·(1-alpha) + alpha·g.
-			alpha := a.Float(0, 0.01)
-			out := c.Alloc(in[0].DType(), in[0].Shape())
-			if err := ndarray.BinaryInto(ndarray.ReluGrad, out, in[0], in[1]); err != nil {
-				return nil, err
-			}
-			if err := ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1-alpha); err != nil {
-				return nil, err
-			}
-			ag, err := ndarray.Unary(ndarray.ScaleBy, in[1], alpha)
-			if err != nil {
-				return nil, err
-			}
-			return one(out, ndarray.BinaryInto(ndarray.Add, out, out, ag))
-		}))
+	negOp  = Register(legacy(unaryDef("neg", ndarray.Neg, "-x", 0, func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{neg(b, d[0])} }, "negative"), TransformSame, 3))
+	absOp  = Register(legacy(unaryDef("abs", ndarray.Abs, "|x|", 0, fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "sign", Args{}, x) })), TransformSame, 0))
+	expOp  = Register(legacy(unaryDef("exp", ndarray.Exp, "e^x", 0, fromXY(func(b GradBuilder, x, y Value) Value { return y })), TransformStrict, 23))
+	logOp  = Register(legacy(unaryDef("log", ndarray.Log, "ln x", 0, func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{div(b, d[0], n.In[0])} }), TransformStrict, 24))
+	sqrtOp = Register(legacy(unaryDef("sqrt", ndarray.Sqrt, "√x", 0, func(b GradBuilder, n GradNode, d []Value) []Value {
+		return []Value{div(b, d[0], mul(b, n.Out[0], scalarLike(b, n.Out[0], 2)))}
+	}), TransformFloat, 1))
+	squareOp     = Register(legacy(unaryDef("square", ndarray.Square, "x²", 0, fromXY(func(b GradBuilder, x, y Value) Value { return mul(b, x, scalarLike(b, x, 2)) })), TransformSame, 12))
+	tanhOp       = Register(legacy(unaryDef("tanh", ndarray.Tanh, "tanh x", 0, bpOp("tanh_bp")), TransformStrict, 29))
+	signOp       = Register(legacy(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0, zeroGrad), TransformSame, 1))
+	reciprocalOp = Register(unaryDef("reciprocal", ndarray.Reciprocal, "1/x", 0, fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "square", Args{}, y)) })))
+	floorOp      = Register(legacy(unaryDef("floor", ndarray.Floor, "⌊x⌋", 0, zeroGrad), TransformSame, 18))
+	ceilOp       = Register(legacy(unaryDef("ceil", ndarray.Ceil, "⌈x⌉", 0, zeroGrad), TransformSame, 17))
+	roundOp      = Register(legacy(unaryDef("round", ndarray.Round, "x rounded half away from zero", 0, zeroGrad), TransformSame, 4))
+	sinOp        = Register(legacy(unaryDef("sin", ndarray.Sin, "sin x", 0, fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "cos", Args{}, x) })), TransformStrict, 27))
+	cosOp        = Register(legacy(unaryDef("cos", ndarray.Cos, "cos x", 0, fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "sin", Args{}, x)) })), TransformStrict, 22))
+	rsqrtOp      = Register(legacy(unaryDef("rsqrt", ndarray.Rsqrt, "1/√x", 0, fromXY(func(b GradBuilder, x, y Value) Value {
+		return mul(b, op1(b, "pow", Args{F: []float64{3}}, y), scalarLike(b, y, -0.5))
+	})), TransformFloat, 3))
+	log1pOp = Register(legacy(unaryDef("log1p", ndarray.Log1p, "ln(1+x)", 0, func(b GradBuilder, n GradNode, d []Value) []Value {
+		return []Value{div(b, d[0], op1(b, "add", Args{}, n.In[0], scalarLike(b, n.In[0], 1)))}
+	}), TransformStrict, 44))
+	expm1Op     = Register(unaryDef("expm1", ndarray.Expm1, "e^x - 1", 0, fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "add", Args{}, y, scalarLike(b, y, 1)) })))
+	powScalarOp = Register(legacy(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1, func(b GradBuilder, n GradNode, d []Value) []Value {
+		p := n.Args.Float(0, 1)
+		if p == 0 { // x^0 is 1: the gradient is 0, also at x = 0 where p·x^-1 is NaN
+			return []Value{op1(b, "zeros_as", Args{}, d[0])}
+		}
+		dx := mul(b, op1(b, "pow", Args{F: []float64{p - 1}}, n.In[0]), scalarLike(b, n.In[0], p))
+		return []Value{mul(b, d[0], dx)}
+	}), Scalar, 31))
 )
 
 // legacy marks an op that SameDiff writes as a legacy op: a type and a number
@@ -440,3 +295,81 @@ func legacy(d *Def, t OpType, num int64) *Def {
 	d.Type, d.Num = t, num
 	return d
 }
+
+// MergeAddDeadAsZero returns mergeadd's arguments for a sum in which an
+// input from a branch not taken (a dead value) counts as zero: autodiff's
+// sums of gradient contributions, some of which may come through a branch
+// not taken. Without them mergeadd is an ordinary op, dead when an input is:
+// a mergeadd inside a branch is as dead as the branch when it is not taken.
+//
+// The bool is sdgo's own: libnd4j's mergeadd (OP_IMPL, no arguments) ignores
+// it, and SameDiff runs an op only once every input has a value, so a saved
+// gradient whose mergeadd has an input from a branch not taken (a variable
+// used only inside an If's branch, read directly rather than passed in) is
+// never computed by SameDiff when that branch is not taken; sdgo gives 0.
+func MergeAddDeadAsZero() Args { return Args{B: []bool{true}} }
+
+// mergeAddOp sums any number of same-shaped inputs (libnd4j's mergeadd);
+// autodiff uses it to accumulate gradient contributions, with the arguments
+// MergeAddDeadAsZero gives.
+var mergeAddOp = Register(&Def{
+	Name: "mergeadd", Aliases: []string{"add_n"}, Type: Custom, MinIn: 1, MaxIn: -1,
+	Doc: "x1 + x2 + ... + xn, all of one shape; bool arg 0: inputs from a branch not taken count as zero",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		if err := needNumeric("mergeadd", in[0]); err != nil {
+			return nil, err
+		}
+		// The run adds arrays of one shape, without broadcasting: every
+		// known size must agree, and the output takes the ones known.
+		o := same(in[0])
+		for i, x := range in[1:] {
+			if x.DType != o.DType {
+				return nil, fmt.Errorf("mergeadd: input %d is %v, input 0 %v", i+1, x.DType, o.DType)
+			}
+			switch {
+			case x.UnknownRank:
+			case o.UnknownRank:
+				o = same(x)
+			case !o.Admits(x.Shape):
+				return nil, fmt.Errorf("mergeadd: input %d has shape %v, the others %v (they must have the same shape)", i+1, x.Shape, o.Shape)
+			default:
+				s := append([]int(nil), o.Shape...)
+				for j, d := range x.Shape {
+					if s[j] < 0 {
+						s[j] = d
+					}
+				}
+				o.Shape = s
+			}
+		}
+		return infos(o), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		for _, x := range in[1:] {
+			if !ndarray.SameShape(x.Shape(), in[0].Shape()) {
+				return nil, fmt.Errorf("mergeadd of shapes %v and %v", in[0].Shape(), x.Shape())
+			}
+		}
+		out := c.Alloc(in[0].DType(), in[0].Shape())
+		if len(in) == 1 {
+			return one(out, ndarray.CopyInto(out, in[0]))
+		}
+		// The first sum goes straight into out, sparing a copy of in[0].
+		if err := ndarray.BinaryInto(ndarray.Add, out, in[0], in[1]); err != nil {
+			return nil, err
+		}
+		for _, x := range in[2:] {
+			if err := ndarray.BinaryInto(ndarray.Add, out, out, x); err != nil {
+				return nil, err
+			}
+		}
+		return one(out, nil)
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		out := make([]Value, len(n.In))
+		for i := range out {
+			out[i] = d[0]
+		}
+		return out
+	},
+})

@@ -1,6 +1,10 @@
 package ops
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sdgo/sdgo/internal/opexec"
+)
 
 // Admits: unknown ranks admit any shape, ranks must agree, and unknown
 // sizes on either side match any size.
@@ -29,13 +33,13 @@ func TestInfoAdmits(t *testing.T) {
 // ResetState empties the store that contexts sharing it see too.
 func TestResetState(t *testing.T) {
 	var c, worker Ctx
-	c.ResetState()
-	worker.ShareState(&c)
+	opexec.Of(&c).ResetState()
+	opexec.Of(&worker).ShareState(opexec.Of(&c))
 	c.State()["k"] = 1
 	if worker.State()["k"] != 1 {
 		t.Fatal("the shared store is not shared")
 	}
-	c.ResetState()
+	opexec.Of(&c).ResetState()
 	if len(c.State()) != 0 || len(worker.State()) != 0 {
 		t.Errorf("after ResetState: %v, %v", c.State(), worker.State())
 	}

@@ -232,7 +232,7 @@ func taDef(name, lib string, aliases []string, minIn, maxIn int, doc string, inf
 }
 
 var (
-	TensorArrayOp = Register(taDef("tensorarrayv3", "create_list", []string{"TensorArrayV3"}, 0, 1,
+	tensorArrayOp = Register(taDef("tensorarrayv3", "create_list", []string{"TensorArrayV3"}, 0, 1,
 		"a new tensor array of the size input 0 (or int arg 0) gives; outputs its handle and flow; dtype arg 0 the element dtype, bool arg 0 false: it cannot grow",
 		func(in []Info, a *Args) ([]Info, error) {
 			if len(in) > 0 {
@@ -268,7 +268,7 @@ var (
 			return []*ndarray.Array{h, flowOut()}, nil
 		}))
 
-	TensorArrayWriteOp = Register(taDef("tensorarraywritev3", "write_list", []string{"TensorArrayWriteV3"}, 3, 4,
+	tensorArrayWriteOp = Register(taDef("tensorarraywritev3", "write_list", []string{"TensorArrayWriteV3"}, 3, 4,
 		"writes input 2 at the index input 1 gives into the tensor array of handle input 0, after the flow input 3; outputs the new flow",
 		func(in []Info, _ *Args) ([]Info, error) {
 			if err := needHandle("tensorarraywritev3", in); err != nil {
@@ -298,7 +298,7 @@ var (
 			return []*ndarray.Array{flowOut()}, nil
 		}))
 
-	TensorArrayReadOp = Register(taDef("tensorarrayreadv3", "read_list", []string{"TensorArrayReadV3"}, 2, 3,
+	tensorArrayReadOp = Register(taDef("tensorarrayreadv3", "read_list", []string{"TensorArrayReadV3"}, 2, 3,
 		"element input 1 of the tensor array of handle input 0, after the flow input 2; dtype arg 0 its dtype",
 		func(in []Info, a *Args) ([]Info, error) {
 			if err := needHandle("tensorarrayreadv3", in); err != nil {
@@ -326,7 +326,7 @@ var (
 			return one(ndarray.Copy(e))
 		}))
 
-	TensorArrayGatherOp = Register(taDef("tensorarraygatherv3", "gather_list", []string{"TensorArrayGatherV3"}, 2, 3,
+	tensorArrayGatherOp = Register(taDef("tensorarraygatherv3", "gather_list", []string{"TensorArrayGatherV3"}, 2, 3,
 		"the elements of the tensor array of handle input 0 at the indices input 1 gives ([-1]: all), stacked along a new axis 0, after the flow input 2; dtype arg 0 their dtype",
 		func(in []Info, a *Args) ([]Info, error) {
 			if err := needHandle("tensorarraygatherv3", in); err != nil {
@@ -350,7 +350,7 @@ var (
 			return one(ta.stack(op, idx, a))
 		}))
 
-	TensorArrayStackOp = Register(taDef("tensorarraystack", "stack_list", nil, 1, 2,
+	tensorArrayStackOp = Register(taDef("tensorarraystack", "stack_list", nil, 1, 2,
 		"every element of the tensor array of handle input 0 stacked along a new axis 0, after the flow input 1; dtype arg 0 their dtype",
 		func(in []Info, a *Args) ([]Info, error) {
 			if err := needHandle("tensorarraystack", in); err != nil {
@@ -371,7 +371,7 @@ var (
 			return one(ta.stack(op, idx, a))
 		}))
 
-	TensorArrayConcatOp = Register(concatNotStack(taDef("tensorarrayconcatv3", "stack_list", []string{"TensorArrayConcatV3"}, 1, 2,
+	tensorArrayConcatOp = Register(concatNotStack(taDef("tensorarrayconcatv3", "stack_list", []string{"TensorArrayConcatV3"}, 1, 2,
 		"every element of the tensor array of handle input 0 joined along axis 0, after the flow input 1; dtype arg 0 their dtype",
 		func(in []Info, a *Args) ([]Info, error) {
 			if err := needHandle("tensorarrayconcatv3", in); err != nil {
@@ -405,7 +405,7 @@ var (
 			return one(ndarray.Concat(0, parts...))
 		})))
 
-	TensorArrayScatterOp = Register(taDef("tensorarrayscatterv3", "scatter_list", []string{"TensorArrayScatterV3"}, 3, 4,
+	tensorArrayScatterOp = Register(taDef("tensorarrayscatterv3", "scatter_list", []string{"TensorArrayScatterV3"}, 3, 4,
 		"writes slice k of input 2 (along axis 0) at index k of input 1 ([-1]: 0, 1, ...) into the tensor array of handle input 0, after the flow input 3; outputs the new flow",
 		func(in []Info, _ *Args) ([]Info, error) {
 			if err := needHandle("tensorarrayscatterv3", in); err != nil {
@@ -436,7 +436,7 @@ var (
 			return scatterSlices(op, ta, idx, v)
 		}))
 
-	TensorArrayUnstackOp = Register(taDef("tensorarrayunstack", "unstack_list", nil, 2, 3,
+	tensorArrayUnstackOp = Register(taDef("tensorarrayunstack", "unstack_list", nil, 2, 3,
 		"writes slice k of input 1 (along axis 0) at index k of the tensor array of handle input 0, after the flow input 2; outputs the new flow",
 		func(in []Info, _ *Args) ([]Info, error) {
 			if err := needHandle("tensorarrayunstack", in); err != nil {
@@ -461,7 +461,7 @@ var (
 			return scatterSlices(op, ta, idx, v)
 		}))
 
-	TensorArraySplitOp = Register(taDef("tensorarraysplitv3", "split_list", []string{"TensorArraySplitV3"}, 3, 4,
+	tensorArraySplitOp = Register(taDef("tensorarraysplitv3", "split_list", []string{"TensorArraySplitV3"}, 3, 4,
 		"splits input 1 along axis 0 into pieces of the lengths input 2 gives, stored at indices 0, 1, ... of the tensor array of handle input 0, after the flow input 3; outputs the new flow",
 		func(in []Info, _ *Args) ([]Info, error) {
 			if err := needHandle("tensorarraysplitv3", in); err != nil {
@@ -513,7 +513,7 @@ var (
 			return []*ndarray.Array{flowOut()}, nil
 		}))
 
-	TensorArraySizeOp = Register(taDef("tensorarraysizev3", "size_list", []string{"TensorArraySizeV3"}, 1, 2,
+	tensorArraySizeOp = Register(taDef("tensorarraysizev3", "size_list", []string{"TensorArraySizeV3"}, 1, 2,
 		"the number of elements of the tensor array of handle input 0, after the flow input 1 (int64, or dtype arg 0)",
 		func(in []Info, a *Args) ([]Info, error) {
 			if err := needHandle("tensorarraysizev3", in); err != nil {
@@ -533,7 +533,7 @@ var (
 			return one(ndarray.ScalarOf(a.DType(0, ndarray.Int64), float64(len(ta.elems))))
 		}))
 
-	TensorArrayCloseOp = Register(taDef("tensorarrayclosev3", "delete_list", []string{"TensorArrayCloseV3"}, 1, 2,
+	tensorArrayCloseOp = Register(taDef("tensorarrayclosev3", "delete_list", []string{"TensorArrayCloseV3"}, 1, 2,
 		"closes the tensor array of handle input 0 after the flow input 1: later uses fail; outputs a bool scalar",
 		func(in []Info, _ *Args) ([]Info, error) {
 			if err := needHandle("tensorarrayclosev3", in); err != nil {
@@ -598,12 +598,4 @@ func rows(v *ndarray.Array, k, n int) (*ndarray.Array, error) {
 	l.Shape[0] = n
 	l.Offset += k * l.Strides[0]
 	return v.WithLayout(l)
-}
-
-// nodeName is the running node's name for messages, or the op's name.
-func (c *Ctx) nodeName(op string) string {
-	if c != nil && c.Node != "" {
-		return c.Node
-	}
-	return op
 }

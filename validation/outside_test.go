@@ -59,7 +59,7 @@ func TestListenerViewInputSnapshotOnce(t *testing.T) {
 	p := g.Placeholder("p", ndarray.Float64, 2, 3)
 	x := p.MulScalar(1).Named("x")
 	row := x.View(cv.Point(-1)).Named("row")
-	keep := must(t, g.Apply(ops.IdentityOp.Name, ops.Args{}, row).Named("keep"))
+	keep := must(t, g.Apply("identity", ops.Args{}, row).Named("keep"))
 	feeds := map[string]*ndarray.Array{"p": f64([]int{2, 3}, 1, 2, 3, 4, 5, 6)}
 	without, err := runWith(g, feeds, row.Name())
 	if err != nil {

@@ -20,12 +20,13 @@ const module = "github.com/sdgo/sdgo/"
 // take their parent's layer unless listed.
 var layers = map[string]int{
 	"internal": 0, "kernels": 0,
-	"ndarray":   1,
-	"ops":       2,
-	"graph":     3,
-	"autodiff":  4,
-	"exec":      5,
-	"serialize": 6, "validation": 6, "train": 6,
+	"internal/opexec": 2,
+	"ndarray":         1,
+	"ops":             2,
+	"graph":           3,
+	"autodiff":        4,
+	"exec":            5,
+	"serialize":       6, "validation": 6, "train": 6,
 	"cmd": 7, "bench": 7, "examples": 7,
 }
 

@@ -129,8 +129,8 @@ func first(v []ops.Value) ops.Value {
 	return v[0]
 }
 
-// CreateViewOp is libnd4j's create_view.
-var CreateViewOp = ops.Register(&ops.Def{
+// createViewOp is libnd4j's create_view.
+var createViewOp = ops.Register(&ops.Def{
 	Name: OpName, Type: ops.Custom, MinIn: 1, MaxIn: -1, Flags: ops.View,
 	Doc: "a view of input 0 sharing its buffer, selected by INT64 index vectors (inputs 1..: point, interval, all, new axis; ADR 0021) resolved at run time",
 	Infer: func(in []ops.Info, _ *ops.Args) ([]ops.Info, error) {
@@ -164,10 +164,10 @@ var CreateViewOp = ops.Register(&ops.Def{
 	},
 })
 
-// CreateViewBPOp is create_view's gradient: input 1 (the gradient of the
+// createViewBPOp is create_view's gradient: input 1 (the gradient of the
 // view) scattered into zeros of input 0's shape, at the place the indices
 // (inputs 2..) select.
-var CreateViewBPOp = ops.Register(&ops.Def{
+var createViewBPOp = ops.Register(&ops.Def{
 	Name: OpNameBP, Type: ops.Custom, MinIn: 2, MaxIn: -1, NonDiff: []int{0},
 	Doc: "zeros of input 0's shape with input 1 written at the view the index inputs (2..) select: the gradient of create_view",
 	Infer: func(in []ops.Info, _ *ops.Args) ([]ops.Info, error) {

@@ -213,9 +213,9 @@ func writeGrad(k writeKind) ops.GradFunc {
 
 // The write ops.
 var (
-	ViewAssignOp = ops.Register(writeDef(OpAssign, wAssign, "input 0 with the view the index inputs (2..) select replaced by input 1, broadcast"))
-	ViewAddOp    = ops.Register(writeDef(OpAdd, wAdd, "input 0 with input 1, broadcast, added to the view the index inputs (2..) select (+=)"))
-	ViewSubOp    = ops.Register(writeDef(OpSub, wSub, "input 0 with input 1, broadcast, subtracted from the view the index inputs (2..) select (-=)"))
-	ViewMulOp    = ops.Register(writeDef(OpMul, wMul, "input 0 with the view the index inputs (2..) select multiplied by input 1, broadcast (*=)"))
-	ViewDivOp    = ops.Register(writeDef(OpDiv, wDiv, "input 0 with the view the index inputs (2..) select divided by input 1, broadcast (/=)"))
+	viewAssignOp = ops.Register(writeDef(OpAssign, wAssign, "input 0 with the view the index inputs (2..) select replaced by input 1, broadcast"))
+	viewAddOp    = ops.Register(writeDef(OpAdd, wAdd, "input 0 with input 1, broadcast, added to the view the index inputs (2..) select (+=)"))
+	viewSubOp    = ops.Register(writeDef(OpSub, wSub, "input 0 with input 1, broadcast, subtracted from the view the index inputs (2..) select (-=)"))
+	viewMulOp    = ops.Register(writeDef(OpMul, wMul, "input 0 with the view the index inputs (2..) select multiplied by input 1, broadcast (*=)"))
+	viewDivOp    = ops.Register(writeDef(OpDiv, wDiv, "input 0 with the view the index inputs (2..) select divided by input 1, broadcast (/=)"))
 )

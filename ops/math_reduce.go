@@ -41,9 +41,9 @@ const (
 // reduceWith defines a reduction computed by f(x, axes) with kept axes,
 // whose output dtype is out(x's dtype).
 func reduceWith(name string, t OpType, num int64, doc string, kind int, out func(ndarray.DType) ndarray.DType,
-	f func(x *ndarray.Array, ax []int) (*ndarray.Array, error), aliases ...string) *Def {
+	f func(x *ndarray.Array, ax []int) (*ndarray.Array, error), grad GradFunc, aliases ...string) *Def {
 	return &Def{
-		Name: name, Aliases: aliases, Type: t, Num: num, MinIn: 1, MaxIn: 2, NonDiff: []int{1}, Doc: doc,
+		Name: name, Aliases: aliases, Type: t, Num: num, MinIn: 1, MaxIn: 2, NonDiff: []int{1}, Doc: doc, Grad: grad,
 		Infer: func(in []Info, a *Args) ([]Info, error) {
 			check := needNumeric
 			switch kind {
@@ -190,21 +190,21 @@ func countReduce(nonZero bool) func(x *ndarray.Array, ax []int) (*ndarray.Array,
 }
 
 var (
-	ReduceNorm1Op = Register(reduceWith("reduce_norm1", ReduceFloat, 2, "Σ|x| over axes", floatIn, sameDT, absReduce(ndarray.Sum)))
-	ReduceNorm2Op = Register(reduceWith("reduce_norm2", ReduceFloat, 3, "√Σx² over axes", floatIn, sameDT, norm2))
+	reduceNorm1Op = Register(reduceWith("reduce_norm1", ReduceFloat, 2, "Σ|x| over axes", floatIn, sameDT, absReduce(ndarray.Sum), normGrad("reduce_norm1_bp")))
+	reduceNorm2Op = Register(reduceWith("reduce_norm2", ReduceFloat, 3, "√Σx² over axes", floatIn, sameDT, norm2, normGrad("reduce_norm2_bp")))
 	// SameDiff's legacy NormMax is "reduce_normmax"; libnd4j's custom op
 	// "reduce_norm_max".
-	ReduceNormMaxOp = Register(reduceWith("reduce_normmax", ReduceFloat, 4, "max|x| over axes (0 over none)", floatIn, sameDT, normMax, "reduce_norm_max"))
-	ReduceSqNormOp  = Register(reduceWith("reduce_sqnorm", ReduceFloat, 7, "Σx² over axes", floatIn, sameDT, sqnorm))
-	ReduceAMeanOp   = Register(reduceWith("amean", ReduceFloat, 1, "mean |x| over axes", floatIn, sameDT, absReduce(ndarray.Mean), "reduce_amean"))
-	ReduceASumOp    = Register(reduceWith("asum", ReduceSame, 4, "Σ|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Sum), "reduce_asum"))
-	ReduceAMaxOp    = Register(reduceWith("amax", ReduceSame, 5, "max|x| over axes, in x's dtype (0 over none)", numericIn, sameDT, normMax, "reduce_amax"))
-	ReduceAMinOp    = Register(reduceWith("amin", ReduceSame, 6, "min|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Min), "reduce_amin"))
-	ReduceLSEOp     = Register(reduceWith("reduce_logsumexp", Custom, 0, "ln Σe^x over axes (computed stably)", floatIn, sameDT, logSumExp))
-	CountNonZeroOp  = Register(reduceWith("countNonZero", ReduceLong, 0, "the number of non-zero elements over axes (int64)", anyIn,
-		func(ndarray.DType) ndarray.DType { return ndarray.Int64 }, countReduce(true), "count_nonzero"))
-	CountZeroOp = Register(reduceWith("countZero", ReduceLong, 1, "the number of zero elements over axes (int64)", anyIn,
-		func(ndarray.DType) ndarray.DType { return ndarray.Int64 }, countReduce(false), "count_zero"))
+	reduceNormMaxOp = Register(reduceWith("reduce_normmax", ReduceFloat, 4, "max|x| over axes (0 over none)", floatIn, sameDT, normMax, normGrad("reduce_normmax_bp"), "reduce_norm_max"))
+	reduceSqNormOp  = Register(reduceWith("reduce_sqnorm", ReduceFloat, 7, "Σx² over axes", floatIn, sameDT, sqnorm, normGrad("reduce_sqnorm_bp")))
+	reduceAMeanOp   = Register(reduceWith("amean", ReduceFloat, 1, "mean |x| over axes", floatIn, sameDT, absReduce(ndarray.Mean), normGrad("amean_bp"), "reduce_amean"))
+	reduceASumOp    = Register(reduceWith("asum", ReduceSame, 4, "Σ|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Sum), normGrad("asum_bp"), "reduce_asum"))
+	reduceAMaxOp    = Register(reduceWith("amax", ReduceSame, 5, "max|x| over axes, in x's dtype (0 over none)", numericIn, sameDT, normMax, normGrad("amax_bp"), "reduce_amax"))
+	reduceAMinOp    = Register(reduceWith("amin", ReduceSame, 6, "min|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Min), normGrad("amin_bp"), "reduce_amin"))
+	reduceLSEOp     = Register(reduceWith("reduce_logsumexp", Custom, 0, "ln Σe^x over axes (computed stably)", floatIn, sameDT, logSumExp, normGrad("reduce_logsumexp_bp")))
+	countNonZeroOp  = Register(reduceWith("countNonZero", ReduceLong, 0, "the number of non-zero elements over axes (int64)", anyIn,
+		func(ndarray.DType) ndarray.DType { return ndarray.Int64 }, countReduce(true), nil, "count_nonzero"))
+	countZeroOp = Register(reduceWith("countZero", ReduceLong, 1, "the number of zero elements over axes (int64)", anyIn,
+		func(ndarray.DType) ndarray.DType { return ndarray.Int64 }, countReduce(false), nil, "count_zero"))
 )
 
 // The backprop ops. Each gets x, the output gradient with kept axes (gk)
@@ -273,20 +273,20 @@ func groupSize(x *ndarray.Array, ax []int) float64 {
 }
 
 var (
-	ReduceNorm1BpOp = Register(reduceBpDef("reduce_norm1_bp", absSumGrad))
-	ReduceNorm2BpOp = Register(reduceBpDef("reduce_norm2_bp", withForward(norm2, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	reduceNorm1BpOp = Register(reduceBpDef("reduce_norm1_bp", absSumGrad))
+	reduceNorm2BpOp = Register(reduceBpDef("reduce_norm2_bp", withForward(norm2, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		q, err := safeDiv(x, y) // x/‖x‖, 0 where the norm is 0
 		if err != nil {
 			return nil, err
 		}
 		return bin(ndarray.Mul, q, gk)
 	})))
-	ReduceNormMaxBpOp = Register(reduceBpDef("reduce_normmax_bp", ofAbs(extremeGrad(ndarray.Max))))
-	ReduceSqNormBpOp  = Register(reduceBpDef("reduce_sqnorm_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	reduceNormMaxBpOp = Register(reduceBpDef("reduce_normmax_bp", ofAbs(extremeGrad(ndarray.Max))))
+	reduceSqNormBpOp  = Register(reduceBpDef("reduce_sqnorm_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		two := ndarray.Must(ndarray.ScalarOf(x.DType(), 2))
 		return mulAll(x, two, gk) // 2x·g
 	}))
-	ReduceAMeanBpOp = Register(reduceBpDef("amean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	reduceAMeanBpOp = Register(reduceBpDef("amean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		s, err := signOf(x)
 		if err != nil {
 			return nil, err
@@ -294,10 +294,10 @@ var (
 		inv := ndarray.Must(ndarray.ScalarOf(x.DType(), 1/math.Max(groupSize(x, ax), 1)))
 		return mulAll(s, gk, inv)
 	}))
-	ReduceASumBpOp = Register(reduceBpDef("asum_bp", absSumGrad))
-	ReduceAMaxBpOp = Register(reduceBpDef("amax_bp", ofAbs(extremeGrad(ndarray.Max))))
-	ReduceAMinBpOp = Register(reduceBpDef("amin_bp", ofAbs(extremeGrad(ndarray.Min))))
-	ReduceLSEBpOp  = Register(reduceBpDef("reduce_logsumexp_bp", withForward(logSumExp, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	reduceASumBpOp = Register(reduceBpDef("asum_bp", absSumGrad))
+	reduceAMaxBpOp = Register(reduceBpDef("amax_bp", ofAbs(extremeGrad(ndarray.Max))))
+	reduceAMinBpOp = Register(reduceBpDef("amin_bp", ofAbs(extremeGrad(ndarray.Min))))
+	reduceLSEBpOp  = Register(reduceBpDef("reduce_logsumexp_bp", withForward(logSumExp, func(x, y, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		d, err := bin(ndarray.Sub, x, y) // softmax over the axes: e^(x - lse)
 		if err != nil {
 			return nil, err
@@ -309,14 +309,14 @@ var (
 	})))
 )
 
-func init() {
-	for _, d := range []*Def{ReduceNorm1Op, ReduceNorm2Op, ReduceNormMaxOp, ReduceSqNormOp, ReduceAMeanOp, ReduceASumOp, ReduceAMaxOp, ReduceAMinOp, ReduceLSEOp} {
-		grad := reduceGrad(d.Name+"_bp", func(a Args) Args { return *reduceArgsNorm(&a) })
-		d.Grad = func(b GradBuilder, n GradNode, dOut []Value) []Value {
-			if !n.In[0].Info().DType.IsFloat() {
-				return make([]Value, len(n.In))
-			}
-			return grad(b, n, dOut)
+// normGrad is the gradient rule of these reductions: the fused op bp, for
+// float inputs only (an integer input gets no gradient).
+func normGrad(bp string) GradFunc {
+	grad := reduceGrad(bp, func(a Args) Args { return *reduceArgsNorm(&a) })
+	return func(b GradBuilder, n GradNode, dOut []Value) []Value {
+		if !n.In[0].Info().DType.IsFloat() {
+			return make([]Value, len(n.In))
 		}
+		return grad(b, n, dOut)
 	}
 }

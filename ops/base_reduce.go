@@ -68,9 +68,9 @@ func runAxes(in []*ndarray.Array, a *Args) ([]int, error) {
 	return inputInts(in, 1, "the axes input", reduceAxesArg(a))
 }
 
-func reduceDef(name string, op ndarray.ReduceOp, doc string) *Def {
+func reduceDef(name string, op ndarray.ReduceOp, doc string, grad GradFunc) *Def {
 	return &Def{
-		Name: name, Type: Custom, MinIn: 1, MaxIn: 2, Doc: doc, NonDiff: []int{1},
+		Name: name, Type: Custom, MinIn: 1, MaxIn: 2, Doc: doc, NonDiff: []int{1}, Grad: grad,
 		Infer: func(in []Info, a *Args) ([]Info, error) {
 			if op == ndarray.All || op == ndarray.Any {
 				if in[0].DType != ndarray.Bool {
@@ -101,13 +101,13 @@ func reduceDef(name string, op ndarray.ReduceOp, doc string) *Def {
 }
 
 var (
-	ReduceSumOp  = Register(legacy(reduceDef("reduce_sum", ndarray.Sum, "sum over axes"), ReduceSame, 0))
-	ReduceMeanOp = Register(legacy(reduceDef("reduce_mean", ndarray.Mean, "mean over axes"), ReduceFloat, 0))
-	ReduceMaxOp  = Register(legacy(reduceDef("reduce_max", ndarray.Max, "largest element over axes"), ReduceSame, 1))
-	ReduceMinOp  = Register(legacy(reduceDef("reduce_min", ndarray.Min, "smallest element over axes"), ReduceSame, 2))
-	ReduceProdOp = Register(legacy(reduceDef("reduce_prod", ndarray.Prod, "product over axes"), ReduceSame, 3))
-	AllOp        = Register(legacy(reduceDef("all", ndarray.All, "true if every element over axes is true"), ReduceBool, 1))
-	AnyOp        = Register(legacy(reduceDef("any", ndarray.Any, "true if some element over axes is true"), ReduceBool, 0))
+	reduceSumOp  = Register(legacy(reduceDef("reduce_sum", ndarray.Sum, "sum over axes", reduceGrad("reduce_sum_bp", Args.Clone)), ReduceSame, 0))
+	reduceMeanOp = Register(legacy(reduceDef("reduce_mean", ndarray.Mean, "mean over axes", reduceGrad("reduce_mean_bp", Args.Clone)), ReduceFloat, 0))
+	reduceMaxOp  = Register(legacy(reduceDef("reduce_max", ndarray.Max, "largest element over axes", reduceGrad("reduce_max_bp", Args.Clone)), ReduceSame, 1))
+	reduceMinOp  = Register(legacy(reduceDef("reduce_min", ndarray.Min, "smallest element over axes", reduceGrad("reduce_min_bp", Args.Clone)), ReduceSame, 2))
+	reduceProdOp = Register(legacy(reduceDef("reduce_prod", ndarray.Prod, "product over axes", reduceGrad("reduce_prod_bp", Args.Clone)), ReduceSame, 3))
+	allOp        = Register(legacy(reduceDef("all", ndarray.All, "true if every element over axes is true", nil), ReduceBool, 1))
+	anyOp        = Register(legacy(reduceDef("any", ndarray.Any, "true if some element over axes is true", nil), ReduceBool, 0))
 )
 
 // Index reductions: the position of the largest or smallest element along
@@ -168,14 +168,14 @@ func argCall(isMax bool, x *ndarray.Array, axis int, keep bool) (*ndarray.Array,
 }
 
 var (
-	ArgMaxOp = Register(argDef("argmax", true, "index of the largest element along an axis"))
-	ArgMinOp = Register(argDef("argmin", false, "index of the smallest element along an axis"))
+	argMaxOp = Register(argDef("argmax", true, "index of the largest element along an axis"))
+	argMinOp = Register(argDef("argmin", false, "index of the smallest element along an axis"))
 )
 
 // ReduceToShapeOf sums its first input over the axes along which the second
 // input was broadcast, giving an array of the second input's shape. Gradient
 // rules use it to bring an output gradient back to a broadcast operand.
-var ReduceToShapeOfOp = Register(&Def{
+var reduceToShapeOfOp = Register(&Def{
 	Name: "reduce_to_shape_of", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
 	Doc: "x summed over the axes along which y was broadcast, giving y's shape",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
@@ -186,6 +186,11 @@ var ReduceToShapeOfOp = Register(&Def{
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
 		return one(sumToShape(c, in[0], in[1].Shape()))
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		// The forward op summed over broadcast axes; its gradient
+		// broadcasts back: ones of x's shape times d.
+		return []Value{mul(b, op1(b, "ones_as", Args{}, n.In[0]), d[0]), nil}
 	},
 })
 
@@ -239,12 +244,6 @@ func sumToShape(c *Ctx, x *ndarray.Array, shape []int) (*ndarray.Array, error) {
 // Gradients of the reductions: the output gradient spread back over the
 // reduced axes (libnd4j's reduce_*_bp: inputs x, gradO and optionally the
 // axes; the forward op's arguments).
-
-func init() {
-	for _, d := range []*Def{ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp} {
-		d.Grad = reduceGrad(d.Name+"_bp", Args.Clone)
-	}
-}
 
 // reduceGrad returns the gradient rule of a reduction: the fused op bp on
 // x, the output gradient and the axes input if any, with the forward args
@@ -313,10 +312,10 @@ func reduceBpDef(name string, grad reduceBp) *Def {
 }
 
 var (
-	ReduceSumBpOp = Register(reduceBpDef("reduce_sum_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	reduceSumBpOp = Register(reduceBpDef("reduce_sum_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		return ndarray.BroadcastTo(gk, x.Shape()...)
 	}))
-	ReduceMeanBpOp = Register(reduceBpDef("reduce_mean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
+	reduceMeanBpOp = Register(reduceBpDef("reduce_mean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
 		n := groupSize(x, ax)
 		out, err := ndarray.BroadcastTo(gk, x.Shape()...)
 		if err != nil || n == 0 {
@@ -324,9 +323,9 @@ var (
 		}
 		return out, ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1/n)
 	}))
-	ReduceMaxBpOp  = Register(reduceBpDef("reduce_max_bp", extremeGrad(ndarray.Max)))
-	ReduceMinBpOp  = Register(reduceBpDef("reduce_min_bp", extremeGrad(ndarray.Min)))
-	ReduceProdBpOp = Register(reduceBpDef("reduce_prod_bp", prodBp))
+	reduceMaxBpOp  = Register(reduceBpDef("reduce_max_bp", extremeGrad(ndarray.Max)))
+	reduceMinBpOp  = Register(reduceBpDef("reduce_min_bp", extremeGrad(ndarray.Min)))
+	reduceProdBpOp = Register(reduceBpDef("reduce_prod_bp", prodBp))
 )
 
 // extremeGrad returns the gradient of the reduction op (max or min).
@@ -429,12 +428,4 @@ func zeroMask(x *ndarray.Array) (isZero, nz *ndarray.Array, err error) {
 	}
 	nz, err = bin(ndarray.Add, x, isZero)
 	return isZero, nz, err
-}
-
-func init() {
-	ReduceToShapeOfOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		// The forward op summed over broadcast axes; its gradient
-		// broadcasts back: ones of x's shape times d.
-		return []Value{mul(b, op1(b, "ones_as", Args{}, n.In[0]), d[0]), nil}
-	}
 }

@@ -6,118 +6,6 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
-// Convolution-family ops with libnd4j's positional arguments: biasadd,
-// conv2d and avgpool3dnew, each with its backprop op. They compute in
-// float64 internally (for float32 inputs too: the result is rounded once)
-// on a channels-last layout; channels-first inputs are permuted on the way
-// in and out.
-
-// ---------------------------------------------------------------- biasadd
-
-// biasAxis is the channel axis of biasadd: 1 when bool arg 0 (NCHW) is
-// set, else the last.
-func biasAxis(rank int, a *Args) int {
-	if a.Bool(0, false) {
-		return 1
-	}
-	return rank - 1
-}
-
-func checkBias(op string, x, b []int, axis int) error {
-	if axis < 0 || axis >= len(x) {
-		return fmt.Errorf("%s: input of shape %v has no channel axis %d", op, x, axis)
-	}
-	if len(b) != 1 || (x[axis] >= 0 && b[0] >= 0 && b[0] != x[axis]) {
-		return fmt.Errorf("%s: bias of shape %v for input %v with %d channels on axis %d", op, b, x, x[axis], axis)
-	}
-	return nil
-}
-
-// biasShape is the bias's shape broadcast against an input of rank r.
-func biasShape(r, axis, c int) []int {
-	s := make([]int, r)
-	for i := range s {
-		s[i] = 1
-	}
-	s[axis] = c
-	return s
-}
-
-// BiasAddOp is libnd4j's biasadd: input x, bias (a vector with one value
-// per channel); bool arg 0 true means NCHW (channels on axis 1), false
-// (default) NHWC (channels last).
-var BiasAddOp = Register(&Def{
-	Name: "biasadd", Aliases: []string{"BiasAdd"}, Type: Custom, MinIn: 2, MaxIn: 2,
-	Doc: "x + bias along the channel axis (bool arg 0: NCHW, axis 1; default NHWC, the last axis)",
-	Infer: func(in []Info, a *Args) ([]Info, error) {
-		x, b := in[0], in[1]
-		if err := needNumeric("biasadd", x); err != nil {
-			return nil, err
-		}
-		if b.DType != x.DType {
-			return nil, fmt.Errorf("biasadd: the bias is %v, the input %v", b.DType, x.DType)
-		}
-		if !x.UnknownRank && !b.UnknownRank {
-			if err := checkBias("biasadd", x.Shape, b.Shape, biasAxis(len(x.Shape), a)); err != nil {
-				return nil, err
-			}
-		}
-		return infos(same(x)), nil
-	},
-	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, b := in[0], in[1]
-		axis := biasAxis(x.Rank(), a)
-		if err := checkBias("biasadd", x.Shape(), b.Shape(), axis); err != nil {
-			return nil, err
-		}
-		bb, err := ndarray.Reshape(b, biasShape(x.Rank(), axis, b.Size())...)
-		if err != nil {
-			return nil, err
-		}
-		out := c.Alloc(x.DType(), x.Shape())
-		return one(out, ndarray.BinaryInto(ndarray.Add, out, x, bb))
-	},
-})
-
-// BiasAddBpOp is biasadd's gradient: inputs x, bias, gradO with biasadd's
-// args; outputs gradO and gradO summed over every axis but the channels.
-var BiasAddBpOp = Register(gradOfInput(bpDef("biasadd_bp", 2, "gradients of biasadd for inputs x, bias, gradO; bool arg 0: NCHW",
-	func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, g := in[0], in[2]
-		axis := biasAxis(x.Rank(), a)
-		if err := checkBias("biasadd_bp", x.Shape(), in[1].Shape(), axis); err != nil {
-			return nil, err
-		}
-		var axes []int
-		for i := 0; i < g.Rank(); i++ {
-			if i != axis {
-				axes = append(axes, i)
-			}
-		}
-		if !g.DType().IsNumeric() {
-			_, err := ndarray.Reduce(ndarray.Sum, g, axes, false)
-			return nil, err // Reduce's error, before Alloc's panic on strings
-		}
-		// Into a pooled buffer: a gradient, every step.
-		if len(axes) == 0 {
-			// a rank-1 input: nothing to sum, the bias gradient is gradO
-			// (to Reduce and ReduceInto, no axes would mean all of them)
-			db := c.Alloc(g.DType(), g.Shape())
-			return []*ndarray.Array{g, db}, ndarray.CopyInto(db, g)
-		}
-		ax, err := ndarray.NormAxes(axes, g.Rank())
-		if err != nil {
-			return nil, err
-		}
-		db := c.Alloc(g.DType(), ndarray.ReducedShape(g.Shape(), ax, false))
-		if err := ndarray.ReduceInto(ndarray.Sum, db, g, axes); err != nil {
-			return nil, err
-		}
-		return []*ndarray.Array{g, db}, nil
-	})))
-
-func init() { BiasAddOp.Grad = bpOp("biasadd_bp") }
-
 // ---------------------------------------------------------------- conv2d
 
 // conv2dCfg is conv2d's configuration (libnd4j int args 0-10).
@@ -303,12 +191,12 @@ func needSameFloat(op string, in []Info) error {
 	return nil
 }
 
-// Conv2DOp is libnd4j's conv2d: inputs x, weights [, bias]; int args kH,
+// conv2DOp is libnd4j's conv2d: inputs x, weights [, bias]; int args kH,
 // kW (0: from the weights), sH, sW, pH, pW, dH, dW, isSameMode (0 VALID with
 // the explicit paddings, 1 SAME), dataFormat (0 NCHW, the default; 1 NHWC)
 // and weightsFormat (0 [kH,kW,iC,oC], the default; 1 [oC,iC,kH,kW]; 2
 // [oC,kH,kW,iC]).
-var Conv2DOp = Register(&Def{
+var conv2DOp = Register(&Def{
 	Name: "conv2d", Type: Custom, MinIn: 2, MaxIn: 3,
 	Doc: "2-D convolution; int args kH, kW, sH, sW, pH, pW, dH, dW, isSameMode, dataFormat (1 NHWC), weightsFormat",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -352,6 +240,7 @@ var Conv2DOp = Register(&Def{
 		conv2dForward(d, cfg, xv, wv, bv, out)
 		return one(fromChannelsLast(out, []int{d.bS, d.oH, d.oW, d.oC}, cfg.nhwc, x.DType()))
 	},
+	Grad: bpOp("conv2d_bp"),
 })
 
 // conv2dOperands reads conv2d's arguments, checks the shapes of x and the
@@ -411,10 +300,10 @@ func conv2dForward(d convDims, cfg conv2dCfg, x, w, bias, out []float64) {
 	conv2dWalk(d, cfg, func(o, i, k int) { out[o] += x[i] * w[k] })
 }
 
-// Conv2DBpOp is conv2d's gradient (libnd4j conv2d_bp): inputs x, weights,
+// conv2DBpOp is conv2d's gradient (libnd4j conv2d_bp): inputs x, weights,
 // [bias,] gradO with conv2d's args; outputs the gradients of x, the weights
 // and the bias.
-var Conv2DBpOp = Register(&Def{
+var conv2DBpOp = Register(&Def{
 	Name: "conv2d_bp", Type: Custom, MinIn: 3, MaxIn: 4,
 	Doc: "gradients of conv2d for inputs x, weights, [bias,] gradO; conv2d's args",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
@@ -474,8 +363,6 @@ var Conv2DBpOp = Register(&Def{
 		return outs, nil
 	},
 })
-
-func init() { Conv2DOp.Grad = bpOp("conv2d_bp") }
 
 // ---------------------------------------------------------------- avgpool3dnew
 
@@ -603,7 +490,7 @@ func pool3dWalk(d pool3dDims, c pool3dCfg, f func(o int, in []int, div float64))
 	}
 }
 
-// AvgPool3DOp is libnd4j's avgpool3dnew: input [bS, iC, iD, iH, iW]
+// avgPool3DOp is libnd4j's avgpool3dnew: input [bS, iC, iD, iH, iW]
 // (NCDHW, the default) or [bS, iD, iH, iW, iC] (NDHWC: int arg 14 is 1);
 // int args kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, isSameMode, the
 // divisor (0: the window's cells inside the input, 1: the kernel volume)
@@ -611,7 +498,7 @@ func pool3dWalk(d pool3dDims, c pool3dCfg, f func(o int, in []int, div float64))
 // Java Pooling3D write the W sizes before the H ones, and older ones only
 // 14 args with the format last; files from those read as libnd4j reads
 // them.)
-var AvgPool3DOp = Register(&Def{
+var avgPool3DOp = Register(&Def{
 	Name: "avgpool3dnew", Aliases: []string{"avgpool3d"}, Type: Custom, MinIn: 1, MaxIn: 1,
 	Doc: "3-D average pooling; int args kD, kH, kW, sD, sH, sW, pD, pH, pW, dD, dH, dW, isSameMode, divisor, dataFormat (1 NDHWC)",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -661,11 +548,12 @@ var AvgPool3DOp = Register(&Def{
 		})
 		return one(fromChannelsLast(out, []int{d.bS, d.out[0], d.out[1], d.out[2], d.C}, c.ndhwc, x.DType()))
 	},
+	Grad: bpOp("avgpool3dnew_bp"),
 })
 
-// AvgPool3DBpOp is avgpool3dnew's gradient (libnd4j avgpool3dnew_bp):
+// avgPool3DBpOp is avgpool3dnew's gradient (libnd4j avgpool3dnew_bp):
 // inputs x, gradO with avgpool3dnew's args.
-var AvgPool3DBpOp = Register(bpDef("avgpool3dnew_bp", 1, "gradient of avgpool3dnew for inputs x, gradO; avgpool3dnew's args",
+var avgPool3DBpOp = Register(bpDef("avgpool3dnew_bp", 1, "gradient of avgpool3dnew for inputs x, gradO; avgpool3dnew's args",
 	func(ctx *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		c, err := pool3dArgs("avgpool3dnew_bp", a)
 		if err != nil {
@@ -695,5 +583,3 @@ var AvgPool3DBpOp = Register(bpDef("avgpool3dnew_bp", 1, "gradient of avgpool3dn
 		})
 		return one(fromChannelsLast(dx, []int{d.bS, d.in[0], d.in[1], d.in[2], d.C}, c.ndhwc, x.DType()))
 	}))
-
-func init() { AvgPool3DOp.Grad = bpOp("avgpool3dnew_bp") }

@@ -11,14 +11,15 @@ import (
 // array sharing the input's buffer: values are immutable, and the executor
 // tracks buffers, not arrays, so sharing is invisible.
 
-var IdentityOp = Register(&Def{
+var identityOp = Register(&Def{
 	Name: "identity", Type: Custom, MinIn: 1, MaxIn: 1, Flags: AnyDType, Doc: "x",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
 		o := same(in[0])
 		o.Value = in[0].Value
 		return infos(o), nil
 	},
-	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) { return one(in[0], nil) },
+	Run:  func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) { return one(in[0], nil) },
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{d[0]} },
 })
 
 // permArg returns the permutation from integer args or the optional second
@@ -32,7 +33,7 @@ func permArg(in []Info, a *Args) ([]int, bool) {
 
 func permuteDef(name, doc string) *Def {
 	return &Def{
-		Name: name, Type: Custom, MinIn: 1, MaxIn: 2, Doc: doc, NonDiff: []int{1},
+		Name: name, Type: Custom, MinIn: 1, MaxIn: 2, Doc: doc, NonDiff: []int{1}, Grad: permGrad,
 		Infer: func(in []Info, a *Args) ([]Info, error) {
 			x := in[0]
 			perm, ok := permArg(in, a)
@@ -59,8 +60,8 @@ func permuteDef(name, doc string) *Def {
 }
 
 var (
-	TransposeOp = Register(permuteDef("transpose", "axes permuted (reversed when no permutation is given)"))
-	PermuteOp   = Register(permuteDef("permute", "axes permuted by int args or a second input"))
+	transposeOp = Register(permuteDef("transpose", "axes permuted (reversed when no permutation is given)"))
+	permuteOp   = Register(permuteDef("permute", "axes permuted by int args or a second input"))
 )
 
 // reshapeTarget reads the target shape: from the second input, or from the
@@ -74,7 +75,7 @@ func reshapeTarget(a *Args) []int {
 	return intsOf(s)
 }
 
-var ReshapeOp = Register(&Def{
+var reshapeOp = Register(&Def{
 	Name: "reshape", Type: Custom, MinIn: 1, MaxIn: 2, NonDiff: []int{1},
 	Doc: "x with a new shape of the same size (one size may be -1); the shape is int args or a second input",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -106,6 +107,7 @@ var ReshapeOp = Register(&Def{
 		}
 		return one(ndarray.Reshape(in[0], target...))
 	},
+	Grad: reshapeGrad,
 })
 
 func axisArg(in []Info, a *Args) (int, bool) {
@@ -119,7 +121,7 @@ func axisArg(in []Info, a *Args) (int, bool) {
 	return int(a.Int(0, 0)), true
 }
 
-var ExpandDimsOp = Register(&Def{
+var expandDimsOp = Register(&Def{
 	Name: "expand_dims", Type: Custom, MinIn: 1, MaxIn: 2, NonDiff: []int{1},
 	Doc: "x with a size-1 axis inserted at int arg 0 (or a second input)",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -148,9 +150,10 @@ var ExpandDimsOp = Register(&Def{
 		}
 		return one(ndarray.ExpandDims(in[0], ax[0]))
 	},
+	Grad: reshapeGrad,
 })
 
-var SqueezeOp = Register(&Def{
+var squeezeOp = Register(&Def{
 	Name: "squeeze", Type: Custom, MinIn: 1, MaxIn: 1,
 	Doc: "x without the size-1 axes named by int args (all of them when none are)",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -170,6 +173,7 @@ var SqueezeOp = Register(&Def{
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		return one(ndarray.Squeeze(in[0], intsOf(a.I)...))
 	},
+	Grad: reshapeGrad,
 })
 
 func sameDTypes(name string, in []Info) error {
@@ -181,7 +185,7 @@ func sameDTypes(name string, in []Info) error {
 	return nil
 }
 
-var ConcatOp = Register(&Def{
+var concatOp = Register(&Def{
 	Name: "concat", Type: Custom, MinIn: 1, MaxIn: -1,
 	Doc: "inputs joined along int arg 0",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -213,9 +217,12 @@ var ConcatOp = Register(&Def{
 		out := c.Alloc(dt, shape)
 		return one(out, ndarray.ConcatInto(out, axis, in...))
 	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		return b.Op("concat_bp", n.Args.Clone(), append(append([]Value(nil), n.In...), d[0])...)
+	},
 })
 
-var StackOp = Register(&Def{
+var stackOp = Register(&Def{
 	Name: "stack", Aliases: []string{"pack"}, Type: Custom, MinIn: 1, MaxIn: -1,
 	Doc: "inputs of one shape joined along a new axis, int arg 0",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -251,6 +258,9 @@ var StackOp = Register(&Def{
 		out := c.Alloc(dt, shape)
 		return one(out, ndarray.StackInto(out, axis, in...))
 	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		return b.Op("unstack", Args{I: []int64{n.Args.Int(0, 0), int64(len(n.In))}}, d[0])
+	},
 })
 
 // castTarget reads the dtype from the dtype args, or from int arg 0 as a
@@ -262,7 +272,7 @@ func castTarget(a *Args) ndarray.DType {
 	return ndarray.DType(a.Int(0, 0))
 }
 
-var CastOp = Register(&Def{
+var castOp = Register(&Def{
 	Name: "cast", Type: Custom, MinIn: 1, MaxIn: 1, Doc: "x converted to dtype arg 0",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
 		dt := castTarget(a)
@@ -277,9 +287,16 @@ var CastOp = Register(&Def{
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		return one(castFor(c, in[0], castTarget(a)))
 	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		dt := n.In[0].Info().DType
+		if !dt.IsFloat() {
+			return []Value{nil}
+		}
+		return []Value{op1(b, "cast", Args{D: []ndarray.DType{dt}}, d[0])}
+	},
 })
 
-var ShapeOfOp = Register(&Def{
+var shapeOfOp = Register(&Def{
 	Name: "shape_of", Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0},
 	Doc: "the shape of x as an int64 vector",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -305,64 +322,6 @@ var ShapeOfOp = Register(&Def{
 	},
 })
 
-// fillDType is dtype arg 0 when given, else def.
-func fillDType(a *Args, def ndarray.DType) ndarray.DType { return a.DType(0, def) }
-
-var FillOp = Register(&Def{
-	Name: "fill", Type: Custom, MinIn: 1, MaxIn: 2, NonDiff: []int{0, 1},
-	Doc: "an array of the shape given by input 0 filled with input 1 (or float arg 0); dtype arg 0 sets the dtype",
-	Infer: func(in []Info, a *Args) ([]Info, error) {
-		def := ndarray.Float32
-		if len(in) > 1 {
-			def = in[1].DType
-		}
-		dt := fillDType(a, def)
-		if !dt.Computable() {
-			return nil, fmt.Errorf("fill with dtype %v: sdgo cannot compute with it", dt)
-		}
-		if s, ok := constInts(in[0]); ok {
-			return infos(Info{DType: dt, Shape: s}), nil
-		}
-		if !in[0].UnknownRank && len(in[0].Shape) == 1 && in[0].Shape[0] >= 0 {
-			return infos(Info{DType: dt, Shape: unknownShape(in[0].Shape[0])}), nil
-		}
-		return infos(Info{DType: dt, UnknownRank: true}), nil
-	},
-	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		shape, err := arrayInts("fill's shape input", in[0])
-		if err != nil {
-			return nil, err
-		}
-		v := a.Float(0, 0)
-		def := ndarray.Float32
-		if len(in) > 1 {
-			if in[1].Size() != 1 {
-				return nil, fmt.Errorf("fill: the value input has %d elements, want 1", in[1].Size())
-			}
-			v = in[1].Float64s()[0]
-			def = in[1].DType()
-		}
-		return one(ndarray.Full(fillDType(a, def), v, shape...))
-	},
-})
-
-func likeDef(name string, v float64, doc string, aliases ...string) *Def {
-	return &Def{
-		Name: name, Aliases: aliases, Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0}, Doc: doc,
-		Infer: func(in []Info, a *Args) ([]Info, error) {
-			return infos(Info{DType: fillDType(a, in[0].DType), Shape: in[0].Shape, UnknownRank: in[0].UnknownRank}), nil
-		},
-		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-			return one(ndarray.Full(fillDType(a, in[0].DType()), v, in[0].Shape()...))
-		},
-	}
-}
-
-var (
-	ZerosLikeOp = Register(likeDef("zeros_as", 0, "zeros of x's shape (and dtype, unless dtype arg 0 is given)", "zeroslike", "zeros_like"))
-	OnesLikeOp  = Register(likeDef("ones_as", 1, "ones of x's shape (and dtype, unless dtype arg 0 is given)", "oneslike", "ones_like"))
-)
-
 // Gradient rules of the shape ops: each routes the output gradient back to
 // the input's layout.
 
@@ -371,48 +330,30 @@ func reshapeLike(b GradBuilder, d, x Value) Value {
 	return op1(b, "reshape", Args{}, d, op1(b, "shape_of", Args{}, x))
 }
 
-func init() {
-	IdentityOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{d[0]} }
-	reshapeGrad := func(b GradBuilder, n GradNode, d []Value) []Value { return []Value{reshapeLike(b, d[0], n.In[0])} }
-	ReshapeOp.Grad = reshapeGrad
-	ExpandDimsOp.Grad = reshapeGrad
-	SqueezeOp.Grad = reshapeGrad
-	permGrad := func(b GradBuilder, n GradNode, d []Value) []Value {
-		if len(n.In) > 1 {
-			inv := op1(b, "invert_permutation", Args{}, n.In[1])
-			return []Value{op1(b, "permute", Args{}, d[0], inv)}
-		}
-		if len(n.Args.I) == 0 {
-			return []Value{op1(b, "transpose", Args{}, d[0])}
-		}
-		p := n.Args.I
-		inv := make([]int64, len(p))
-		for i, q := range p {
-			if q < 0 {
-				q += int64(len(p))
-			}
-			inv[q] = int64(i)
-		}
-		return []Value{op1(b, "permute", Args{I: inv}, d[0])}
-	}
-	TransposeOp.Grad = permGrad
-	PermuteOp.Grad = permGrad
-	ConcatOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		return b.Op("concat_bp", n.Args.Clone(), append(append([]Value(nil), n.In...), d[0])...)
-	}
-	StackOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		return b.Op("unstack", Args{I: []int64{n.Args.Int(0, 0), int64(len(n.In))}}, d[0])
-	}
-	CastOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
-		dt := n.In[0].Info().DType
-		if !dt.IsFloat() {
-			return []Value{nil}
-		}
-		return []Value{op1(b, "cast", Args{D: []ndarray.DType{dt}}, d[0])}
-	}
+func reshapeGrad(b GradBuilder, n GradNode, d []Value) []Value {
+	return []Value{reshapeLike(b, d[0], n.In[0])}
 }
 
-var InvertPermutationOp = Register(&Def{
+func permGrad(b GradBuilder, n GradNode, d []Value) []Value {
+	if len(n.In) > 1 {
+		inv := op1(b, "invert_permutation", Args{}, n.In[1])
+		return []Value{op1(b, "permute", Args{}, d[0], inv)}
+	}
+	if len(n.Args.I) == 0 {
+		return []Value{op1(b, "transpose", Args{}, d[0])}
+	}
+	p := n.Args.I
+	inv := make([]int64, len(p))
+	for i, q := range p {
+		if q < 0 {
+			q += int64(len(p))
+		}
+		inv[q] = int64(i)
+	}
+	return []Value{op1(b, "permute", Args{I: inv}, d[0])}
+}
+
+var invertPermutationOp = Register(&Def{
 	Name: "invert_permutation", Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0},
 	Doc: "the inverse of an integer permutation vector",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
@@ -449,9 +390,9 @@ var InvertPermutationOp = Register(&Def{
 	},
 })
 
-// ConcatBpOp splits the gradient of concat back into one piece per input:
+// concatBpOp splits the gradient of concat back into one piece per input:
 // inputs are concat's inputs followed by gradO; int arg 0 the axis.
-var ConcatBpOp = Register(&Def{
+var concatBpOp = Register(&Def{
 	Name: "concat_bp", Type: Custom, MinIn: 2, MaxIn: -1,
 	Doc: "gradients of concat: inputs x1..xn, gradO; int arg 0 the axis",
 	Infer: func(in []Info, _ *Args) ([]Info, error) {
@@ -516,10 +457,10 @@ var ConcatBpOp = Register(&Def{
 // maxUnstack bounds the pieces unstack makes: each is an output of its own.
 const maxUnstack = 1 << 16
 
-// UnstackOp splits x along an axis into that axis' size arrays; int arg 0
+// unstackOp splits x along an axis into that axis' size arrays; int arg 0
 // is the axis and int arg 1, when given, the number of pieces (needed to
 // build when the size is not known).
-var UnstackOp = Register(&Def{
+var unstackOp = Register(&Def{
 	Name: "unstack", Aliases: []string{"unpack"}, Type: Custom, MinIn: 1, MaxIn: 1,
 	Doc: "x split along int arg 0 into its slices",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
@@ -578,10 +519,7 @@ var UnstackOp = Register(&Def{
 		}
 		return outs, nil
 	},
-})
-
-func init() {
-	UnstackOp.Grad = func(b GradBuilder, n GradNode, d []Value) []Value {
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
 		parts := make([]Value, len(d))
 		for i, g := range d {
 			if g == nil {
@@ -590,91 +528,165 @@ func init() {
 			parts[i] = g
 		}
 		return []Value{op1(b, "stack", Args{I: []int64{n.Args.Int(0, 0)}}, parts...)}
-	}
-}
-
-// StopGradientOp passes x through and blocks its gradient.
-var StopGradientOp = Register(&Def{
-	Name: "stop_gradient", Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0},
-	Doc:   "x, treated as a constant by autodiff",
-	Infer: IdentityOp.Infer,
-	Run:   IdentityOp.Run,
+	},
 })
 
-// MergeAddDeadAsZero returns mergeadd's arguments for a sum in which an
-// input from a branch not taken (a dead value) counts as zero: autodiff's
-// sums of gradient contributions, some of which may come through a branch
-// not taken. Without them mergeadd is an ordinary op, dead when an input is:
-// a mergeadd inside a branch is as dead as the branch when it is not taken.
-//
-// The bool is sdgo's own: libnd4j's mergeadd (OP_IMPL, no arguments) ignores
-// it, and SameDiff runs an op only once every input has a value, so a saved
-// gradient whose mergeadd has an input from a branch not taken (a variable
-// used only inside an If's branch, read directly rather than passed in) is
-// never computed by SameDiff when that branch is not taken; sdgo gives 0.
-func MergeAddDeadAsZero() Args { return Args{B: []bool{true}} }
+// stopGradientOp passes x through and blocks its gradient.
+var stopGradientOp = Register(&Def{
+	Name: "stop_gradient", Type: Custom, MinIn: 1, MaxIn: 1, NonDiff: []int{0},
+	Doc:   "x, treated as a constant by autodiff",
+	Infer: identityOp.Infer,
+	Run:   identityOp.Run,
+})
 
-// MergeAddOp sums any number of same-shaped inputs (libnd4j's mergeadd);
-// autodiff uses it to accumulate gradient contributions, with the arguments
-// MergeAddDeadAsZero gives.
-var MergeAddOp = Register(&Def{
-	Name: "mergeadd", Aliases: []string{"add_n"}, Type: Custom, MinIn: 1, MaxIn: -1,
-	Doc: "x1 + x2 + ... + xn, all of one shape; bool arg 0: inputs from a branch not taken count as zero",
-	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		if err := needNumeric("mergeadd", in[0]); err != nil {
-			return nil, err
+// More ops that real SameDiff files use: tile, range, linspace, assign,
+// noop, Assert, strided_slice and scatter_nd_update, with the gradient
+// rules of pad and identity_n (defined in fixture_ops.go). Arguments follow
+// libnd4j's positional conventions, noted on each op.
+
+// ---------------------------------------------------------------- tile
+
+// tileReps returns the repetitions from the optional second input's
+// constant value or the int args; ok is false when only run time knows them.
+func tileReps(in []Info, a *Args) ([]int, bool) {
+	if len(in) > 1 {
+		return constInts(in[1])
+	}
+	return intsOf(a.I), true
+}
+
+func tileShape(shape, reps []int) ([]int, error) {
+	if len(reps) != len(shape) {
+		return nil, fmt.Errorf("tile of shape %v with %d repetitions %v (need one per axis)", shape, len(reps), reps)
+	}
+	out := make([]int, len(shape))
+	for i, r := range reps {
+		if r < 0 {
+			return nil, fmt.Errorf("tile of shape %v: negative repetition %d on axis %d", shape, r, i)
 		}
-		// The run adds arrays of one shape, without broadcasting: every
-		// known size must agree, and the output takes the ones known.
-		o := same(in[0])
-		for i, x := range in[1:] {
-			if x.DType != o.DType {
-				return nil, fmt.Errorf("mergeadd: input %d is %v, input 0 %v", i+1, x.DType, o.DType)
-			}
-			switch {
-			case x.UnknownRank:
-			case o.UnknownRank:
-				o = same(x)
-			case !o.Admits(x.Shape):
-				return nil, fmt.Errorf("mergeadd: input %d has shape %v, the others %v (they must have the same shape)", i+1, x.Shape, o.Shape)
-			default:
-				s := append([]int(nil), o.Shape...)
-				for j, d := range x.Shape {
-					if s[j] < 0 {
-						s[j] = d
-					}
-				}
-				o.Shape = s
-			}
+		out[i] = -1
+		if shape[i] > 0 && r > ndarray.MaxBytes/shape[i] {
+			return nil, fmt.Errorf("tile of shape %v: %d repetitions on axis %d are too many", shape, r, i)
 		}
-		return infos(o), nil
-	},
-	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
-		for _, x := range in[1:] {
-			if !ndarray.SameShape(x.Shape(), in[0].Shape()) {
-				return nil, fmt.Errorf("mergeadd of shapes %v and %v", in[0].Shape(), x.Shape())
-			}
+		if shape[i] >= 0 {
+			out[i] = shape[i] * r
 		}
-		out := c.Alloc(in[0].DType(), in[0].Shape())
-		if len(in) == 1 {
-			return one(out, ndarray.CopyInto(out, in[0]))
-		}
-		// The first sum goes straight into out, sparing a copy of in[0].
-		if err := ndarray.BinaryInto(ndarray.Add, out, in[0], in[1]); err != nil {
-			return nil, err
-		}
-		for _, x := range in[2:] {
-			if err := ndarray.BinaryInto(ndarray.Add, out, out, x); err != nil {
+	}
+	return out, nil
+}
+
+func runTileReps(in []*ndarray.Array, a *Args) ([]int, error) {
+	if len(in) > 1 && in[1] != nil {
+		return arrayInts("the repetitions input", in[1])
+	}
+	return intsOf(a.I), nil
+}
+
+// tileOp repeats x along every axis (libnd4j tile: the repetitions are
+// input 1, an integer vector with one entry per axis, or the int args).
+var tileOp = Register(&Def{
+	Name: "tile", Type: Custom, MinIn: 1, MaxIn: 2, NonDiff: []int{1},
+	Doc: "x repeated reps[i] times along axis i; reps is input 1 or the int args",
+	Infer: func(in []Info, a *Args) ([]Info, error) {
+		x := in[0]
+		if len(in) > 1 {
+			if err := needIntInput("tile", "the repetitions", in[1]); err != nil {
 				return nil, err
 			}
 		}
-		return one(out, nil)
+		if x.UnknownRank {
+			return infos(Info{DType: x.DType, UnknownRank: true}), nil
+		}
+		reps, ok := tileReps(in, a)
+		if !ok {
+			return infos(Info{DType: x.DType, Shape: unknownShape(len(x.Shape))}), nil
+		}
+		s, err := tileShape(x.Shape, reps)
+		if err != nil {
+			return nil, err
+		}
+		return infos(Info{DType: x.DType, Shape: s}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		reps, err := runTileReps(in, a)
+		if err != nil {
+			return nil, err
+		}
+		shape, err := ndarray.TileShape(in[0], reps...)
+		if err != nil {
+			return nil, err
+		}
+		// The size comes from the repetitions' values: above the
+		// allocation limit, an error as ndarray.Tile gives it.
+		out, err := c.TryAlloc(in[0].DType(), shape)
+		if err != nil {
+			return nil, err
+		}
+		return one(out, ndarray.TileInto(out, in[0], reps...))
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		out := make([]Value, len(n.In))
-		for i := range out {
-			out[i] = d[0]
+		return append(bpOp("tile_bp")(b, n, d), nil)[:len(n.In)]
+	},
+})
+
+// tileBpOp is tile's gradient: inputs x, [reps,] gradO (libnd4j tile_bp);
+// the output gradient summed over the tiles.
+var tileBpOp = Register(&Def{
+	Name: "tile_bp", Type: Custom, MinIn: 2, MaxIn: 3, NonDiff: []int{1},
+	Doc: "gradient of tile for inputs x, [reps,] gradO: gradO summed over the tiles",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		return gradInfos("tile_bp", in[len(in)-1], in[0])
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		x, g := in[0], in[len(in)-1]
+		reps, err := runTileReps(in[:len(in)-1], a)
+		if err != nil {
+			return nil, err
 		}
-		return out
+		s, err := tileShape(x.Shape(), reps)
+		if err != nil {
+			return nil, err
+		}
+		if !ndarray.SameShape(s, g.Shape()) {
+			return nil, fmt.Errorf("tile_bp: gradient of shape %v for a tile of shape %v giving %v", g.Shape(), x.Shape(), s)
+		}
+		// View g as [r0, d0, r1, d1, ...] and sum the r axes.
+		split := make([]int, 0, 2*x.Rank())
+		var axes []int
+		for i, d := range x.Shape() {
+			axes = append(axes, 2*i)
+			split = append(split, reps[i], d)
+		}
+		gv, err := ndarray.Reshape(g, split...)
+		if err != nil {
+			return nil, err
+		}
+		if !g.DType().IsNumeric() {
+			return one(ndarray.Reduce(ndarray.Sum, gv, axes, false)) // its error
+		}
+		out := c.Alloc(g.DType(), x.Shape()) // pooled: a gradient, every step
+		return one(out, ndarray.ReduceInto(ndarray.Sum, out, gv, axes))
+	},
+})
+
+// Ops that real SameDiff graph files use (see the fixtures in
+// shared/samediff/fixtures): identity_n and pad.
+
+// identityNOp passes N inputs through as N outputs (TensorFlow's IdentityN).
+var identityNOp = Register(&Def{
+	Name: "identity_n", Type: Custom, MinIn: 1, MaxIn: -1, Doc: "every input passed through unchanged, one output each",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		out := make([]Info, len(in))
+		for i, x := range in {
+			out[i] = same(x)
+			out[i].Value = x.Value
+		}
+		return out, nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		return append([]*ndarray.Array(nil), in...), nil
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		return append([]Value(nil), d...)
 	},
 })
