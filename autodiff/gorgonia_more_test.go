@@ -10,6 +10,7 @@ import (
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ndarray/densetensor"
 	"github.com/sdgo/sdgo/ops"
 	"github.com/sdgo/sdgo/ops/createview"
 	"github.com/sdgo/sdgo/validation/opcases"
@@ -606,7 +607,7 @@ func TestArgMaxAgainstTensor(t *testing.T) {
 		}
 		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
 			x := ndarray.Must(ndarray.Cast(x64, dt))
-			d, err := ndarray.ToDense(ndarray.Must(ndarray.Copy(x)))
+			d, err := densetensor.ToDense(ndarray.Must(ndarray.Copy(x)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ndarray/densetensor"
 	"github.com/sdgo/sdgo/ops"
 	"github.com/sdgo/sdgo/ops/createview"
 	"github.com/sdgo/sdgo/validation/opcases"
@@ -332,7 +333,7 @@ func gNode(g *G.ExprGraph, a *ndarray.Array, name string) (*G.Node, error) {
 		}
 		return G.NewScalar(g, dt, G.WithName(name), G.WithValue(v)), nil
 	}
-	d, err := ndarray.ToDense(ndarray.Must(ndarray.Copy(a)))
+	d, err := densetensor.ToDense(ndarray.Must(ndarray.Copy(a)))
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ndarray/densetensor"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -118,7 +119,7 @@ func TestAgainstGorgonia(t *testing.T) {
 			gg := G.NewGraph()
 			gv := map[string]*G.Node{}
 			for _, n := range order {
-				d, err := ndarray.ToDense(ndarray.Must(ndarray.Copy(vals[n])))
+				d, err := densetensor.ToDense(ndarray.Must(ndarray.Copy(vals[n])))
 				if err != nil {
 					t.Fatal(err)
 				}

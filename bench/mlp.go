@@ -12,6 +12,7 @@ import (
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ndarray/densetensor"
 	"github.com/sdgo/sdgo/train"
 )
 
@@ -109,7 +110,7 @@ func newGorgoniaMLP(dt ndarray.DType, sg *graph.Graph) (*gorgoniaMLP, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ndarray.ToDense(c)
+		return densetensor.ToDense(c)
 	}
 	for i, l := range layers {
 		wv, err := initial(fmt.Sprintf("w%d", i))
@@ -143,11 +144,11 @@ func newGorgoniaMLP(dt ndarray.DType, sg *graph.Graph) (*gorgoniaMLP, error) {
 	if err != nil {
 		return nil, err
 	}
-	xv, err := ndarray.ToDense(xc)
+	xv, err := densetensor.ToDense(xc)
 	if err != nil {
 		return nil, err
 	}
-	yv, err := ndarray.ToDense(yc)
+	yv, err := densetensor.ToDense(yc)
 	if err != nil {
 		return nil, err
 	}

@@ -175,7 +175,7 @@ func BenchmarkLayoutsGorgonia(b *testing.B) {
 		b.Helper()
 		// gorgonia's float32 tanh is math32.Tanh; ours is within a few
 		// ulps of math.Tanh
-		if got, err := FromDense(out); err != nil || !AllClose(got, want, 0, 1e-6) {
+		if got, err := fromGorgonia(out); err != nil || !AllClose(got, want, 0, 1e-6) {
 			b.Fatalf("%s: gorgonia and ndarray disagree (%v)", name, err)
 		}
 	}
@@ -214,6 +214,37 @@ func BenchmarkLayoutsGorgonia(b *testing.B) {
 			}
 		})
 	}
+}
+
+// gorgoniaOf returns a packed float array as a gorgonia tensor over the same
+// elements, and fromGorgonia a contiguous float tensor as an array over its
+// backing slice: what ndarray/densetensor's ToDense and FromDense do for
+// these benchmarks' operands. A test of package ndarray cannot import
+// densetensor, which imports ndarray.
+func gorgoniaOf(a *Array) (*tensor.Dense, error) {
+	if !a.IsPacked() {
+		return nil, fmt.Errorf("gorgoniaOf: %v is not packed", a.Layout())
+	}
+	var data any
+	switch n := a.Size(); a.DType() {
+	case Float32:
+		data = Raw[float32](a)[a.offset : a.offset+n]
+	case Float64:
+		data = Raw[float64](a)[a.offset : a.offset+n]
+	default:
+		return nil, fmt.Errorf("gorgoniaOf: %v", a.DType())
+	}
+	return tensor.New(tensor.WithShape(a.Shape()...), tensor.WithBacking(data)), nil
+}
+
+func fromGorgonia(d *tensor.Dense) (*Array, error) {
+	switch data := d.Data().(type) {
+	case []float32:
+		return Wrap(data, d.Shape()...)
+	case []float64:
+		return Wrap(data, d.Shape()...)
+	}
+	return nil, fmt.Errorf("fromGorgonia: %T data", d.Data())
 }
 
 // BenchmarkLayoutsFromMemory is BenchmarkLayouts' add at 1e7 elements,
@@ -383,7 +414,7 @@ func BenchmarkShortRuns(b *testing.B) {
 					gbps(b, size)
 				})
 				b.Run(fmt.Sprintf("%s/gorgonia-sum0/C=%d", pre, c), func(b *testing.B) {
-					g, err := ToDense(xc)
+					g, err := gorgoniaOf(xc)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -396,7 +427,7 @@ func BenchmarkShortRuns(b *testing.B) {
 					}
 					// gorgonia adds the rows one by one in the dtype:
 					// within float32's error over 1e7 additions
-					if got, err := FromDense(r); err != nil || !AllClose(got, cols, 1e-3, 1e-3) {
+					if got, err := fromGorgonia(r); err != nil || !AllClose(got, cols, 1e-3, 1e-3) {
 						b.Fatalf("gorgonia and ndarray disagree (%v): %v vs %v", err, got, cols)
 					}
 					b.ResetTimer()

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"gorgonia.org/tensor"
 )
 
 func TestBinaryKnownValues(t *testing.T) {
@@ -649,65 +647,6 @@ func TestLayoutsAgree(t *testing.T) {
 					t.Fatalf("permute %s", name)
 				}
 			}
-		}
-	}
-}
-
-func TestDenseRoundTrip(t *testing.T) {
-	a := f32(t, []int{2, 3}, 1, 2, 3, 4, 5, 6)
-	d, err := ToDense(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if &d.Data().([]float32)[0] != &Raw[float32](a)[0] {
-		t.Error("ToDense copied a packed array")
-	}
-	b, err := FromDense(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !b.SameBuffer(a) && &Raw[float32](b)[0] != &Raw[float32](a)[0] {
-		t.Error("FromDense copied a contiguous tensor")
-	}
-	if !Equal(a, b) {
-		t.Errorf("round trip %v -> %v", a, b)
-	}
-	p := padded(t, a)
-	dp, err := ToDense(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bp, _ := FromDense(dp)
-	if !Equal(bp, a) {
-		t.Errorf("padded round trip %v", bp)
-	}
-	s, _ := ToDense(Scalar(int64(5)))
-	bs, err := FromDense(s)
-	if err != nil || bs.Rank() != 0 || bs.Float() != 5 {
-		t.Errorf("scalar round trip %v %v", bs, err)
-	}
-}
-
-// An empty array converts whatever its offset: Validate lets an empty
-// view's offset lie past its buffer's end, where ToDense sliced the buffer
-// and panicked. FromDense of the empty tensor panicked in gorgonia's Data.
-func TestDenseEmpty(t *testing.T) {
-	buf := Must(Zeros(Float32, 10)).Buffer()
-	for _, a := range []*Array{
-		Must(NewView(buf, Layout{Shape: []int{0, 3}, Strides: []int{3, 1}, Offset: 50})),
-		Must(Zeros(Float32, 0, 3)), // no buffer at all
-	} {
-		d, err := ToDense(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal([]int(d.Shape()), []int{0, 3}) || d.Dtype() != tensor.Float32 {
-			t.Errorf("ToDense(%v offset %d) = %v%v", a, a.Offset(), d.Dtype(), d.Shape())
-		}
-		// Back, without d.Data(), which panics on an empty tensor.
-		b, err := FromDense(d)
-		if err != nil || b.DType() != Float32 || !SameShape(b.Shape(), []int{0, 3}) {
-			t.Errorf("round trip of an empty array: %v, %v", b, err)
 		}
 	}
 }

@@ -1131,19 +1131,6 @@ func TestRefShapeOps(t *testing.T) {
 				}
 			}
 		}
-		// gorgonia round trip
-		d, err := ToDense(a)
-		if err != nil {
-			t.Fatalf("ToDense %v %v(%s): %v", dt, sh, ka, err)
-		}
-		if ds := []int(d.Shape()); !(slices.Equal(ds, sh) || (r == 0 && len(ds) == 0)) {
-			t.Fatalf("ToDense %v(%s): shape %v", sh, ka, ds)
-		}
-		back, err := FromDense(d)
-		if err != nil {
-			t.Fatalf("FromDense %v %v(%s): %v", dt, sh, ka, err)
-		}
-		check("dense round trip", back, sh, func(idx []int) float64 { return getAt(a, idx) })
 	}
 }
 

@@ -7,14 +7,19 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdgo/sdgo/exec"
-	"github.com/sdgo/sdgo/graph"
-	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/train"
 )
 
-// readmeSnippets holds the README's Go snippets, one after the other, so
-// that building this test compiles them against the current API.
+// the README's Install section shows this import block
+import (
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// readmeSnippets holds the README's Go snippets after its import block,
+// one after the other, so that building this test compiles them against
+// the current API.
 func readmeSnippets(input, inputs, targets *ndarray.Array) error {
 	g := graph.New()
 	x := g.Placeholder("x", ndarray.Float32, -1, 2)
@@ -54,8 +59,9 @@ func readmeSnippets(input, inputs, targets *ndarray.Array) error {
 	return nil
 }
 
-// TestREADMESnippets: every Go snippet of the README appears in
-// readmeSnippets (indentation aside), which runs.
+// TestREADMESnippets: every Go snippet of the README appears in this file
+// (indentation aside): the import block above, and the others in
+// readmeSnippets, which runs.
 func TestREADMESnippets(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -74,12 +80,12 @@ func TestREADMESnippets(t *testing.T) {
 	}
 	code := trim(string(src))
 	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
-	if len(blocks) != 2 {
-		t.Errorf("the README has %d Go snippets, this test expects 2", len(blocks))
+	if len(blocks) != 3 {
+		t.Errorf("the README has %d Go snippets, this test expects 3", len(blocks))
 	}
 	for _, b := range blocks {
 		if !strings.Contains(code, trim(b[1])) {
-			t.Errorf("readmeSnippets does not hold the README's snippet:\n%s", b[1])
+			t.Errorf("readme_test.go does not hold the README's snippet:\n%s", b[1])
 		}
 	}
 	rows := func(n int, v float64) *ndarray.Array { return ndarray.Must(ndarray.Full(ndarray.Float32, v, n, 2)) }

@@ -1,13 +1,18 @@
-// Package layers holds the test of DESIGN.md's rule that dependencies
-// point one way: cmd -> serialize, validation, train, exec -> autodiff ->
-// graph, ops -> ndarray -> kernels; nothing below imports anything above.
+// Package layers holds the tests of the README's rules on dependencies:
+// they point one way, cmd -> serialize, validation, train, exec ->
+// autodiff -> graph, ops -> ndarray -> kernels, and nothing below imports
+// anything above; and the engine (every layer below cmd) depends on no
+// gorgonia, arrow or protobuf, which only the gorgonia bridge
+// ndarray/densetensor and the benchmarks bring in.
 package layers
 
 import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,7 +22,9 @@ const module = "github.com/sdgo/sdgo/"
 
 // layer gives a package directory (relative to the module root) its place;
 // a package may import packages of its own layer or below. Subdirectories
-// take their parent's layer unless listed.
+// take their parent's layer unless listed. The engine is every layer below
+// engineTop's; ndarray/densetensor, the gorgonia bridge, sits above it so
+// that nothing in the engine imports it.
 var layers = map[string]int{
 	"internal": 0, "kernels": 0,
 	"internal/opexec": 2,
@@ -28,7 +35,11 @@ var layers = map[string]int{
 	"exec":            5,
 	"serialize":       6, "validation": 6, "train": 6,
 	"cmd": 7, "bench": 7, "examples": 7,
+
+	"ndarray/densetensor": 7,
 }
+
+const engineTop = 7
 
 func layerOf(dir string) (int, bool) {
 	for d := dir; d != "." && d != "/"; d = filepath.Dir(d) {
@@ -87,5 +98,60 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	}
 	if checked < 50 {
 		t.Fatalf("only %d imports checked", checked)
+	}
+}
+
+// heavy reports whether an import path is one the engine must not depend
+// on: gorgonia and what it brings (arrow, protobuf).
+func heavy(path string) bool {
+	return strings.HasPrefix(path, "gorgonia.org/") ||
+		strings.HasPrefix(path, "github.com/apache/arrow/") ||
+		strings.Contains(path, "protobuf")
+}
+
+// TestEngineIsLean asks the go command for every package's dependencies,
+// direct and indirect (go list -deps, without tests), and fails if an
+// engine package has a heavy one. The bridge must have gorgonia.org/tensor,
+// or the check would be blind.
+func TestEngineIsLean(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}", "./...")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	engine, bridge := 0, false
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		rel := strings.TrimPrefix(f[0], module)
+		if rel == "ndarray/densetensor" {
+			bridge = slices.Contains(f[1:], "gorgonia.org/tensor")
+		}
+		l, ok := layerOf(rel)
+		if !ok {
+			t.Errorf("package %s has no layer in this test", f[0])
+			continue
+		}
+		if l >= engineTop {
+			continue
+		}
+		engine++
+		var bad []string
+		for _, dep := range f[1:] {
+			if heavy(dep) {
+				bad = append(bad, dep)
+			}
+		}
+		if len(bad) > 0 {
+			t.Errorf("%s depends on %d packages of gorgonia, arrow or protobuf (%s, ...): the engine must build without them",
+				f[0], len(bad), strings.Join(bad[:min(len(bad), 3)], ", "))
+		}
+	}
+	if !bridge {
+		t.Error("go list shows no gorgonia.org/tensor under ndarray/densetensor: the check cannot see gorgonia")
+	}
+	if engine < 15 {
+		t.Fatalf("only %d engine packages checked", engine)
 	}
 }
