@@ -20,6 +20,7 @@ func generic[T Float]() *Table[T] {
 // The portable kernels are exported so that tests of other implementations
 // (and of other packages) can compare against them.
 
+// AddGo is the portable Add: dst[i] = x[i] + y[i].
 func AddGo[T Float](dst, x, y []T) {
 	y = y[:len(dst)]
 	x = x[:len(dst)]
@@ -28,6 +29,7 @@ func AddGo[T Float](dst, x, y []T) {
 	}
 }
 
+// SubGo is the portable Sub: dst[i] = x[i] - y[i].
 func SubGo[T Float](dst, x, y []T) {
 	y = y[:len(dst)]
 	x = x[:len(dst)]
@@ -36,6 +38,7 @@ func SubGo[T Float](dst, x, y []T) {
 	}
 }
 
+// MulGo is the portable Mul: dst[i] = x[i] * y[i].
 func MulGo[T Float](dst, x, y []T) {
 	y = y[:len(dst)]
 	x = x[:len(dst)]
@@ -44,6 +47,7 @@ func MulGo[T Float](dst, x, y []T) {
 	}
 }
 
+// DivGo is the portable Div: dst[i] = x[i] / y[i].
 func DivGo[T Float](dst, x, y []T) {
 	y = y[:len(dst)]
 	x = x[:len(dst)]
@@ -66,6 +70,8 @@ func min2[T Float](a, b T) T {
 	return b
 }
 
+// MaxGo is the portable Max: dst[i] is the larger of x[i] and y[i], NaN
+// when either is, and y[i] when they are equal (so +0 or -0 as y has it).
 func MaxGo[T Float](dst, x, y []T) {
 	y = y[:len(dst)]
 	x = x[:len(dst)]
@@ -74,6 +80,8 @@ func MaxGo[T Float](dst, x, y []T) {
 	}
 }
 
+// MinGo is the portable Min: dst[i] is the smaller of x[i] and y[i], NaN
+// when either is, and y[i] when they are equal.
 func MinGo[T Float](dst, x, y []T) {
 	y = y[:len(dst)]
 	x = x[:len(dst)]
@@ -82,6 +90,7 @@ func MinGo[T Float](dst, x, y []T) {
 	}
 }
 
+// AddScalarGo is the portable AddScalar: dst[i] = x[i] + s.
 func AddScalarGo[T Float](dst, x []T, s T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -89,6 +98,7 @@ func AddScalarGo[T Float](dst, x []T, s T) {
 	}
 }
 
+// SubScalarGo is the portable SubScalar: dst[i] = x[i] - s.
 func SubScalarGo[T Float](dst, x []T, s T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -96,6 +106,7 @@ func SubScalarGo[T Float](dst, x []T, s T) {
 	}
 }
 
+// DivScalarGo is the portable DivScalar: dst[i] = x[i] / s.
 func DivScalarGo[T Float](dst, x []T, s T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -103,6 +114,8 @@ func DivScalarGo[T Float](dst, x []T, s T) {
 	}
 }
 
+// MaxScalarGo is the portable MaxScalar: dst[i] is the larger of x[i] and
+// s, NaN when either is, and s when they are equal.
 func MaxScalarGo[T Float](dst, x []T, s T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -110,6 +123,8 @@ func MaxScalarGo[T Float](dst, x []T, s T) {
 	}
 }
 
+// MinScalarGo is the portable MinScalar: dst[i] is the smaller of x[i] and
+// s, NaN when either is, and s when they are equal.
 func MinScalarGo[T Float](dst, x []T, s T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -117,6 +132,7 @@ func MinScalarGo[T Float](dst, x []T, s T) {
 	}
 }
 
+// ScaleGo is the portable Scale: dst[i] = x[i] * s.
 func ScaleGo[T Float](dst, x []T, s T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -124,6 +140,7 @@ func ScaleGo[T Float](dst, x []T, s T) {
 	}
 }
 
+// ScalarSubGo is the portable ScalarSub: dst[i] = s - x[i].
 func ScalarSubGo[T Float](dst []T, s T, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -131,6 +148,7 @@ func ScalarSubGo[T Float](dst []T, s T, x []T) {
 	}
 }
 
+// ScalarDivGo is the portable ScalarDiv: dst[i] = s / x[i].
 func ScalarDivGo[T Float](dst []T, s T, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -138,6 +156,8 @@ func ScalarDivGo[T Float](dst []T, s T, x []T) {
 	}
 }
 
+// AxpyGo is the portable Axpy: dst[i] += a * x[i], a multiply and an add
+// each rounded (the assembly versions fuse them).
 func AxpyGo[T Float](dst []T, a T, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -145,6 +165,8 @@ func AxpyGo[T Float](dst []T, a T, x []T) {
 	}
 }
 
+// FMAGo is the portable FMA: dst[i] = x[i]*y[i] + z[i], a multiply and an
+// add each rounded (the assembly versions fuse them).
 func FMAGo[T Float](dst, x, y, z []T) {
 	x = x[:len(dst)]
 	y = y[:len(dst)]
@@ -154,6 +176,7 @@ func FMAGo[T Float](dst, x, y, z []T) {
 	}
 }
 
+// NegGo is the portable Neg: dst[i] = -x[i].
 func NegGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -161,6 +184,7 @@ func NegGo[T Float](dst, x []T) {
 	}
 }
 
+// AbsGo is the portable Abs: dst[i] = |x[i]|.
 func AbsGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -168,6 +192,7 @@ func AbsGo[T Float](dst, x []T) {
 	}
 }
 
+// SqrtGo is the portable Sqrt: dst[i] = sqrt(x[i]), NaN for x[i] < 0.
 func SqrtGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -175,6 +200,8 @@ func SqrtGo[T Float](dst, x []T) {
 	}
 }
 
+// ReluGo is the portable Relu: dst[i] = 0 where x[i] < 0, else x[i], so -0
+// and NaN stay as they are.
 func ReluGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -186,6 +213,8 @@ func ReluGo[T Float](dst, x []T) {
 	}
 }
 
+// ExpGo is the portable Exp: dst[i] = e^x[i], computed in float64 with the
+// fdlibm algorithm (expRef, under 1 ulp of error in float64).
 func ExpGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -193,6 +222,9 @@ func ExpGo[T Float](dst, x []T) {
 	}
 }
 
+// LogGo is the portable Log: dst[i] = ln x[i], computed in float64 with the
+// fdlibm algorithm (logRef, under 1 ulp of error in float64); NaN for
+// x[i] < 0, -Inf at 0.
 func LogGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -200,6 +232,8 @@ func LogGo[T Float](dst, x []T) {
 	}
 }
 
+// TanhGo is the portable Tanh: dst[i] = tanh x[i], computed in float64 with
+// the fdlibm algorithm (tanhRef, under 1 ulp of error in float64).
 func TanhGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -207,6 +241,9 @@ func TanhGo[T Float](dst, x []T) {
 	}
 }
 
+// SigmoidGo is the portable Sigmoid: dst[i] = 1/(1+e^-x[i]), computed in
+// float64 in a form that neither overflows nor loses relative precision
+// for large negative x[i].
 func SigmoidGo[T Float](dst, x []T) {
 	x = x[:len(dst)]
 	for i := range dst {
@@ -222,6 +259,9 @@ func SigmoidGo[T Float](dst, x []T) {
 	}
 }
 
+// SumGo is the portable Sum: x[0]+...+x[n-1], 0 for an empty x. It adds
+// into four partial sums, every fourth element each, as the vector
+// versions associate, so its rounding differs from a left-to-right loop.
 func SumGo[T Float](x []T) T {
 	// Four partial sums: fewer rounding steps in a chain, and the same
 	// association the vector versions use, so results stay close.
@@ -239,6 +279,8 @@ func SumGo[T Float](x []T) T {
 	return (s0 + s1) + (s2 + s3)
 }
 
+// MaxReduceGo is the portable MaxReduce: the largest element of x, NaN if
+// any is, -Inf for an empty x; of equal elements (+0 and -0) the first.
 func MaxReduceGo[T Float](x []T) T {
 	m := T(math.Inf(-1))
 	for _, v := range x {
@@ -247,6 +289,8 @@ func MaxReduceGo[T Float](x []T) T {
 	return m
 }
 
+// MinReduceGo is the portable MinReduce: the smallest element of x, NaN if
+// any is, +Inf for an empty x; of equal elements (+0 and -0) the first.
 func MinReduceGo[T Float](x []T) T {
 	m := T(math.Inf(1))
 	for _, v := range x {
@@ -255,6 +299,8 @@ func MinReduceGo[T Float](x []T) T {
 	return m
 }
 
+// DotGo is the portable Dot: x[0]*y[0]+...+x[n-1]*y[n-1], 0 for an empty x,
+// with four partial sums as in SumGo. y must be at least as long as x.
 func DotGo[T Float](x, y []T) T {
 	y = y[:len(x)]
 	var s0, s1, s2, s3 T

@@ -9,6 +9,9 @@ import (
 // CompareOp is an elementwise comparison; its result is a Bool array.
 type CompareOp uint8
 
+// The comparisons, element by element: Eq x == y, Ne x != y, Lt x < y, Le
+// x <= y, Gt x > y, Ge x >= y. Any comparison with a NaN is false, but for
+// Ne, which is true, as in Go.
 const (
 	Eq CompareOp = iota
 	Ne
@@ -20,6 +23,8 @@ const (
 
 var compareNames = [...]string{"equals", "not_equals", "less", "less_equal", "greater", "greater_equal"}
 
+// String returns the op's lower-case name, as errors give it, for example
+// "less_equal".
 func (op CompareOp) String() string {
 	if int(op) < len(compareNames) {
 		return compareNames[op]
@@ -231,6 +236,8 @@ func cmpStrided[T Num](op CompareOp, d []bool, x, y []T, off [3]int, n int, inc 
 // LogicOp is an elementwise operation on Bool arrays.
 type LogicOp uint8
 
+// The logical operations on Bool elements: And x && y, Or x || y, Xor
+// x != y.
 const (
 	And LogicOp = iota
 	Or
@@ -239,6 +246,7 @@ const (
 
 var logicNames = [...]string{"and", "or", "xor"}
 
+// String returns the op's lower-case name: "and", "or" or "xor".
 func (op LogicOp) String() string {
 	if int(op) < len(logicNames) {
 		return logicNames[op]

@@ -9,6 +9,11 @@ import (
 // a dtype read from a graph file needs no translation.
 type DType uint8
 
+// The dtypes of SameDiff's schema (Half is IEEE float16, Half2 a pair of
+// them, BFloat16 bfloat16, QInt8 and QInt16 quantized integers). Only Bool,
+// Float32, Float64, Int32 and Int64 are Computable; arrays of the others
+// can be read, held and written back. UTF8, UTF16 and UTF32 hold strings,
+// whose elements have no fixed size.
 const (
 	Invalid  DType = 0 // SameDiff's INHERIT: no dtype
 	Bool     DType = 1

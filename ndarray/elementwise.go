@@ -20,6 +20,11 @@ var ErrDivideByZero = errors.New("integer division by zero")
 // BinaryOp is an elementwise operation of two operands.
 type BinaryOp uint8
 
+// The binary operations, element by element on x and y: Add x+y, Sub x-y,
+// Mul x·y, Div x/y (integer division truncates, and a zero divisor is
+// ErrDivideByZero), Pow x^y (on integers a negative power truncates to 0
+// but for bases ±1), Maximum and Minimum (on floats a NaN operand gives
+// NaN), and those commented below.
 const (
 	Add BinaryOp = iota
 	Sub
@@ -42,6 +47,8 @@ const (
 var binaryNames = [...]string{"add", "sub", "mul", "div", "pow", "maximum", "minimum", "squared_difference", "floordiv", "floormod",
 	"relu_grad", "tanh_grad", "sigmoid_grad"}
 
+// String returns the op's lower-case name, as errors give it, for example
+// "squared_difference".
 func (op BinaryOp) String() string {
 	if int(op) < len(binaryNames) {
 		return binaryNames[op]

@@ -211,6 +211,7 @@ func AlignedRows(shape []int, elemSize int) (Layout, int) {
 	return l, alloc
 }
 
+// String describes the layout for messages: its shape, strides and offset.
 func (l Layout) String() string {
 	return fmt.Sprintf("shape %v strides %v offset %d", l.Shape, l.Strides, l.Offset)
 }

@@ -11,6 +11,10 @@ import (
 // ReduceOp is a reduction along axes.
 type ReduceOp uint8
 
+// The reductions: Sum, Mean (the sum over the count), Max and Min (the
+// extreme element; NaN propagates), Prod (the product), All and Any (the
+// logical and and or). Reduce's comment gives their values over no
+// elements.
 const (
 	Sum ReduceOp = iota
 	Mean
@@ -23,6 +27,7 @@ const (
 
 var reduceNames = [...]string{"sum", "mean", "max", "min", "prod", "all", "any"}
 
+// String returns the op's lower-case name, for example "prod".
 func (op ReduceOp) String() string {
 	if int(op) < len(reduceNames) {
 		return reduceNames[op]

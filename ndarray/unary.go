@@ -12,6 +12,12 @@ import (
 // (LeakyRelu's slope, PowScalar's exponent), passed beside the op.
 type UnaryOp uint8
 
+// The unary operations, element by element on x: Neg -x, Abs |x|, Exp e^x,
+// Log ln x, Sqrt √x, Square x², Tanh, Sigmoid 1/(1+e^-x), Relu (0 where
+// x < 0, else x, so -0 and NaN stay), Sign (-1 or 1, with ±0 and NaN kept),
+// Reciprocal 1/x, Floor and Ceil (rounding down and up), Sin and Cos (x in
+// radians), Log1p ln(1+x), Expm1 e^x-1, and those commented below.
+// FloatOnly tells which need a floating-point dtype.
 const (
 	Neg UnaryOp = iota
 	Abs
@@ -46,6 +52,8 @@ var unaryNames = [...]string{"neg", "abs", "exp", "log", "sqrt", "square", "tanh
 	"sign", "reciprocal", "floor", "ceil", "round", "sin", "cos", "softplus", "rsqrt", "log1p", "expm1",
 	"pow_scalar", "scale", "add_scalar", "tanh_grad", "sigmoid_grad", "step"}
 
+// String returns the op's lower-case name, as errors give it, for example
+// "leakyrelu".
 func (op UnaryOp) String() string {
 	if int(op) < len(unaryNames) {
 		return unaryNames[op]

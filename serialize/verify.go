@@ -53,6 +53,8 @@ type FormatError struct {
 	Msg    string
 }
 
+// Error returns "invalid graph file", then " at byte N" when Offset is 0 or
+// more and the object path in parentheses when there is one, then Msg.
 func (e *FormatError) Error() string {
 	var b strings.Builder
 	b.WriteString("invalid graph file")

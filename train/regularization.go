@@ -42,7 +42,9 @@ type L2 struct{ Coeff Schedule }
 // NewL2 returns L2 regularization with a fixed coefficient.
 func NewL2(coeff float64) *L2 { return &L2{Coeff: Fixed(coeff)} }
 
+// Name returns "L2".
 func (r *L2) Name() string { return "L2" }
+
 func (r *L2) check() error {
 	return checkCoeff("L2 coefficient", r.Coeff)
 }
@@ -72,7 +74,9 @@ func NewWeightDecay(coeff float64) *WeightDecay {
 	return &WeightDecay{Coeff: Fixed(coeff), ApplyLR: true}
 }
 
+// Name returns "WeightDecay".
 func (r *WeightDecay) Name() string { return "WeightDecay" }
+
 func (r *WeightDecay) check() error {
 	return checkCoeff("weight decay coefficient", r.Coeff)
 }

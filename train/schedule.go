@@ -21,16 +21,21 @@ type Schedule interface {
 // Fixed is a constant value.
 type Fixed float64
 
+// Value returns f at every iteration and epoch.
 func (f Fixed) Value(int, int) float64 { return float64(f) }
 
 // ScheduleBy says whether a schedule steps with iterations or epochs.
 type ScheduleBy int
 
+// ByIteration (the zero value) steps a schedule with the iteration count,
+// ByEpoch with the epoch count.
 const (
 	ByIteration ScheduleBy = iota
 	ByEpoch
 )
 
+// String returns "ITERATION" or "EPOCH": ND4J's name for b, which a saved
+// configuration's scheduleType holds.
 func (b ScheduleBy) String() string {
 	if b == ByEpoch {
 		return "EPOCH"
@@ -53,6 +58,8 @@ type Step struct {
 	By             ScheduleBy
 }
 
+// Value returns Initial · Decay^floor(t/Step), t being the iteration it or
+// the epoch ep as By says; with Step 0 or less it returns Initial.
 func (s Step) Value(it, ep int) float64 {
 	if s.Step <= 0 {
 		return s.Initial
@@ -66,6 +73,8 @@ type Exponential struct {
 	By             ScheduleBy
 }
 
+// Value returns Initial · Gamma^t, t being the iteration it or the epoch ep
+// as By says.
 func (e Exponential) Value(it, ep int) float64 {
 	return e.Initial * math.Pow(e.Gamma, float64(e.By.pick(it, ep)))
 }

@@ -34,10 +34,16 @@ type SGD struct {
 // NewSGD returns gradient descent with a fixed learning rate.
 func NewSGD(lr float64) *SGD { return &SGD{LR: Fixed(lr)} }
 
-func (u *SGD) Name() string                    { return "Sgd" }
-func (u *SGD) StateKeys() []string             { return nil }
+// Name returns "Sgd", DL4J's name for the updater.
+func (u *SGD) Name() string { return "Sgd" }
+
+// StateKeys returns nil: plain gradient descent keeps no state.
+func (u *SGD) StateKeys() []string { return nil }
+
+// LearningRate returns the value of u.LR at iteration it and epoch ep.
 func (u *SGD) LearningRate(it, ep int) float64 { return u.LR.Value(it, ep) }
-func (u *SGD) check() error                    { return checkSchedule("Sgd", u.LR) }
+
+func (u *SGD) check() error { return checkSchedule("Sgd", u.LR) }
 
 func (u *SGD) apply(p, g *ndarray.Array, _ []*ndarray.Array, lr, decay float64, _ int) error {
 	// The step reads p only for the decay: shrinking p first is the same
@@ -70,14 +76,21 @@ func NewMomentum(lr, mu float64, nesterov bool) *Momentum {
 	return &Momentum{LR: Fixed(lr), Momentum: mu, Nesterov: nesterov}
 }
 
+// Name returns "Nesterovs" (DL4J's name) when Nesterov is set, else
+// "Momentum".
 func (u *Momentum) Name() string {
 	if u.Nesterov {
 		return "Nesterovs"
 	}
 	return "Momentum"
 }
-func (u *Momentum) StateKeys() []string             { return []string{"V"} }
+
+// StateKeys returns {"V"}: the velocity v, one array per parameter.
+func (u *Momentum) StateKeys() []string { return []string{"V"} }
+
+// LearningRate returns the value of u.LR at iteration it and epoch ep.
 func (u *Momentum) LearningRate(it, ep int) float64 { return u.LR.Value(it, ep) }
+
 func (u *Momentum) check() error {
 	if !(u.Momentum >= 0 && u.Momentum < 1) { // and not NaN
 		return fmt.Errorf("train: momentum %v must be in [0, 1)", u.Momentum)
@@ -129,14 +142,21 @@ func NewAdamW(lr, wd float64) *Adam {
 	return a
 }
 
+// Name returns "AdamW" when WeightDecay is above 0, else "Adam".
 func (u *Adam) Name() string {
 	if u.WeightDecay > 0 {
 		return "AdamW"
 	}
 	return "Adam"
 }
-func (u *Adam) StateKeys() []string             { return []string{"M", "V"} }
+
+// StateKeys returns {"M", "V"}: the moving averages of the gradient (decay
+// Beta1) and of its square (decay Beta2), one array of each per parameter.
+func (u *Adam) StateKeys() []string { return []string{"M", "V"} }
+
+// LearningRate returns the value of u.LR at iteration it and epoch ep.
 func (u *Adam) LearningRate(it, ep int) float64 { return u.LR.Value(it, ep) }
+
 func (u *Adam) check() error {
 	if !(u.Beta1 >= 0 && u.Beta1 < 1 && u.Beta2 >= 0 && u.Beta2 < 1) { // and not NaN
 		return fmt.Errorf("train: %s betas %v, %v must be in [0, 1)", u.Name(), u.Beta1, u.Beta2)

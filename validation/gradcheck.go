@@ -122,6 +122,9 @@ type Point struct {
 	Reason string
 }
 
+// String gives the point on one line: the variable and the element's index,
+// the analytic and numeric gradients, the relative and absolute errors, and
+// Reason when there is one.
 func (p Point) String() string {
 	idx := make([]string, len(p.Index))
 	for i, v := range p.Index {
@@ -186,6 +189,7 @@ func (r *GradCheckResult) Err() error {
 // GradCheckError is the error of a failed check; its message is the report.
 type GradCheckError struct{ Result *GradCheckResult }
 
+// Error returns the check's full report, Result.String.
 func (e *GradCheckError) Error() string { return e.Result.String() }
 
 // Summary is the report's last line: parameters checked, passed, failed,

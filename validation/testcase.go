@@ -129,6 +129,8 @@ func (s Stage) Status() string {
 	return "passed"
 }
 
+// String gives the stage on one line: its name and status, then the error,
+// the reason it was skipped or the detail of what passed.
 func (s Stage) String() string {
 	switch {
 	case s.Err != nil:
