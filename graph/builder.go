@@ -131,12 +131,23 @@ func (v *Variable) Cast(dt ndarray.DType) *Variable {
 	return v.apply("cast", ops.Args{D: []ndarray.DType{dt}})
 }
 
-// Eq, Lt, ... compare elementwise, giving bool variables.
+// Eq is x == y, elementwise, a bool variable; so are Ne, Lt, Le, Gt and
+// Ge.
 func (v *Variable) Eq(y *Variable) *Variable { return v.apply("equals", ops.Args{}, y) }
+
+// Ne is x != y, elementwise.
 func (v *Variable) Ne(y *Variable) *Variable { return v.apply("not_equals", ops.Args{}, y) }
+
+// Lt is x < y, elementwise.
 func (v *Variable) Lt(y *Variable) *Variable { return v.apply("less", ops.Args{}, y) }
+
+// Le is x <= y, elementwise.
 func (v *Variable) Le(y *Variable) *Variable { return v.apply("less_equal", ops.Args{}, y) }
+
+// Gt is x > y, elementwise.
 func (v *Variable) Gt(y *Variable) *Variable { return v.apply("greater", ops.Args{}, y) }
+
+// Ge is x >= y, elementwise.
 func (v *Variable) Ge(y *Variable) *Variable { return v.apply("greater_equal", ops.Args{}, y) }
 
 func toInt64(v []int) []int64 {
@@ -181,26 +192,65 @@ func (g *Graph) Math() Math { return Math{g} }
 // Math is the namespace of elementwise math functions.
 type Math struct{ g *Graph }
 
-func (m Math) Abs(x *Variable) *Variable        { return m.g.Apply("abs", ops.Args{}, x) }
-func (m Math) Neg(x *Variable) *Variable        { return m.g.Apply("neg", ops.Args{}, x) }
-func (m Math) Exp(x *Variable) *Variable        { return m.g.Apply("exp", ops.Args{}, x) }
-func (m Math) Log(x *Variable) *Variable        { return m.g.Apply("log", ops.Args{}, x) }
-func (m Math) Sqrt(x *Variable) *Variable       { return m.g.Apply("sqrt", ops.Args{}, x) }
-func (m Math) Square(x *Variable) *Variable     { return m.g.Apply("square", ops.Args{}, x) }
-func (m Math) Tanh(x *Variable) *Variable       { return m.g.Apply("tanh", ops.Args{}, x) }
-func (m Math) Sigmoid(x *Variable) *Variable    { return m.g.Apply("sigmoid", ops.Args{}, x) }
-func (m Math) Sign(x *Variable) *Variable       { return m.g.Apply("sign", ops.Args{}, x) }
+// Abs is |x|, elementwise (op abs).
+func (m Math) Abs(x *Variable) *Variable { return m.g.Apply("abs", ops.Args{}, x) }
+
+// Neg is -x, elementwise (op neg).
+func (m Math) Neg(x *Variable) *Variable { return m.g.Apply("neg", ops.Args{}, x) }
+
+// Exp is e^x, elementwise (op exp).
+func (m Math) Exp(x *Variable) *Variable { return m.g.Apply("exp", ops.Args{}, x) }
+
+// Log is ln x, elementwise (op log).
+func (m Math) Log(x *Variable) *Variable { return m.g.Apply("log", ops.Args{}, x) }
+
+// Sqrt is √x, elementwise (op sqrt).
+func (m Math) Sqrt(x *Variable) *Variable { return m.g.Apply("sqrt", ops.Args{}, x) }
+
+// Square is x², elementwise (op square).
+func (m Math) Square(x *Variable) *Variable { return m.g.Apply("square", ops.Args{}, x) }
+
+// Tanh is tanh x, elementwise (op tanh).
+func (m Math) Tanh(x *Variable) *Variable { return m.g.Apply("tanh", ops.Args{}, x) }
+
+// Sigmoid is 1/(1+e^-x), elementwise (op sigmoid).
+func (m Math) Sigmoid(x *Variable) *Variable { return m.g.Apply("sigmoid", ops.Args{}, x) }
+
+// Sign is -1, 0 or 1, elementwise (op sign).
+func (m Math) Sign(x *Variable) *Variable { return m.g.Apply("sign", ops.Args{}, x) }
+
+// Reciprocal is 1/x, elementwise (op reciprocal).
 func (m Math) Reciprocal(x *Variable) *Variable { return m.g.Apply("reciprocal", ops.Args{}, x) }
-func (m Math) Floor(x *Variable) *Variable      { return m.g.Apply("floor", ops.Args{}, x) }
-func (m Math) Ceil(x *Variable) *Variable       { return m.g.Apply("ceil", ops.Args{}, x) }
-func (m Math) Round(x *Variable) *Variable      { return m.g.Apply("round", ops.Args{}, x) }
-func (m Math) Sin(x *Variable) *Variable        { return m.g.Apply("sin", ops.Args{}, x) }
-func (m Math) Cos(x *Variable) *Variable        { return m.g.Apply("cos", ops.Args{}, x) }
-func (m Math) Rsqrt(x *Variable) *Variable      { return m.g.Apply("rsqrt", ops.Args{}, x) }
-func (m Math) Log1p(x *Variable) *Variable      { return m.g.Apply("log1p", ops.Args{}, x) }
-func (m Math) Expm1(x *Variable) *Variable      { return m.g.Apply("expm1", ops.Args{}, x) }
-func (m Math) Max(x, y *Variable) *Variable     { return m.g.Apply("maximum", ops.Args{}, x, y) }
-func (m Math) Min(x, y *Variable) *Variable     { return m.g.Apply("minimum", ops.Args{}, x, y) }
+
+// Floor is ⌊x⌋, elementwise (op floor).
+func (m Math) Floor(x *Variable) *Variable { return m.g.Apply("floor", ops.Args{}, x) }
+
+// Ceil is ⌈x⌉, elementwise (op ceil).
+func (m Math) Ceil(x *Variable) *Variable { return m.g.Apply("ceil", ops.Args{}, x) }
+
+// Round is x rounded half away from zero, elementwise (op round).
+func (m Math) Round(x *Variable) *Variable { return m.g.Apply("round", ops.Args{}, x) }
+
+// Sin is sin x, elementwise (op sin).
+func (m Math) Sin(x *Variable) *Variable { return m.g.Apply("sin", ops.Args{}, x) }
+
+// Cos is cos x, elementwise (op cos).
+func (m Math) Cos(x *Variable) *Variable { return m.g.Apply("cos", ops.Args{}, x) }
+
+// Rsqrt is 1/√x, elementwise (op rsqrt).
+func (m Math) Rsqrt(x *Variable) *Variable { return m.g.Apply("rsqrt", ops.Args{}, x) }
+
+// Log1p is ln(1+x), elementwise (op log1p).
+func (m Math) Log1p(x *Variable) *Variable { return m.g.Apply("log1p", ops.Args{}, x) }
+
+// Expm1 is e^x - 1, elementwise (op expm1).
+func (m Math) Expm1(x *Variable) *Variable { return m.g.Apply("expm1", ops.Args{}, x) }
+
+// Max is the larger of x and y (NaN wins), elementwise (op maximum).
+func (m Math) Max(x, y *Variable) *Variable { return m.g.Apply("maximum", ops.Args{}, x, y) }
+
+// Min is the smaller of x and y (NaN wins), elementwise (op minimum).
+func (m Math) Min(x, y *Variable) *Variable { return m.g.Apply("minimum", ops.Args{}, x, y) }
 func (m Math) SquaredDifference(x, y *Variable) *Variable {
 	return m.g.Apply("squaredsubtract", ops.Args{}, x, y)
 }
@@ -211,9 +261,16 @@ func (g *Graph) NN() NN { return NN{g} }
 // NN is the namespace of neural-network functions.
 type NN struct{ g *Graph }
 
-func (n NN) Relu(x *Variable) *Variable     { return n.g.Apply("relu", ops.Args{}, x) }
-func (n NN) Sigmoid(x *Variable) *Variable  { return n.g.Apply("sigmoid", ops.Args{}, x) }
-func (n NN) Tanh(x *Variable) *Variable     { return n.g.Apply("tanh", ops.Args{}, x) }
+// Relu is max(x, 0), elementwise (op relu).
+func (n NN) Relu(x *Variable) *Variable { return n.g.Apply("relu", ops.Args{}, x) }
+
+// Sigmoid is 1/(1+e^-x), elementwise (op sigmoid).
+func (n NN) Sigmoid(x *Variable) *Variable { return n.g.Apply("sigmoid", ops.Args{}, x) }
+
+// Tanh is tanh x, elementwise (op tanh).
+func (n NN) Tanh(x *Variable) *Variable { return n.g.Apply("tanh", ops.Args{}, x) }
+
+// Softplus is ln(1+e^x), elementwise (op softplus).
 func (n NN) Softplus(x *Variable) *Variable { return n.g.Apply("softplus", ops.Args{}, x) }
 
 // LeakyRelu returns x where x > 0 and alpha*x elsewhere.

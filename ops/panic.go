@@ -24,6 +24,7 @@ func Recovered(where string, v any) *PanicError {
 	return &PanicError{Where: where, Value: v, Stack: debug.Stack()}
 }
 
+// Error names where the panic happened and its value.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("%s panicked: %v (a bug in sdgo: please report it with the stack, PanicError.Stack)", e.Where, e.Value)
 }

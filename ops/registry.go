@@ -12,6 +12,9 @@ import (
 // number. Custom ops (the great majority) are identified by name hash.
 type OpType uint8
 
+// The op types, numbered as SameDiff's graph files number them (libnd4j's
+// OpType enum): the legacy op families take an op number within the
+// family; Custom ops take their name's hash.
 const (
 	TransformFloat  OpType = 0
 	TransformSame   OpType = 1
@@ -134,6 +137,8 @@ func (i Info) Admits(shape []int) bool {
 	return true
 }
 
+// String gives the dtype and shape, as float32[2 -1], or float32[?] when
+// the rank is unknown.
 func (i Info) String() string {
 	if i.UnknownRank {
 		return fmt.Sprintf("%v[?]", i.DType)

@@ -25,6 +25,7 @@ const DefaultInclusive int64 = 1
 // writes: {NEW_AXIS, 1, 10, DEFAULT_INCLUSIVE}.
 const javaNewAxisStride = 10
 
+// String is the kind's name: point, interval, all or new axis.
 func (k Kind) String() string {
 	switch k {
 	case PointType:
@@ -109,6 +110,8 @@ func Descriptors(idx ...Index) [][]int64 {
 	return out
 }
 
+// String describes the index: point(3), interval(1, 4, step 2), all or
+// newAxis.
 func (x Index) String() string {
 	switch x.kind {
 	case PointType:
@@ -169,6 +172,8 @@ type IndexError struct {
 	Shape []int
 }
 
+// Error gives the index's position and descriptor, what is wrong with it
+// and the input's shape when known.
 func (e *IndexError) Error() string {
 	var sb strings.Builder
 	if e.Pos >= 0 {
