@@ -6,6 +6,9 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
+// Ops of SameDiff's base namespace that compare (equals, less, ...) and
+// the boolean ops on bool arrays.
+
 // Comparisons give bool arrays.
 
 func compareDef(name string, op ndarray.CompareOp, doc string) *Def {

@@ -7,6 +7,9 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
+// Ops of SameDiff's base namespace that create arrays from arguments and
+// shapes: range, linspace, fill, zeros_as and ones_as.
+
 // ---------------------------------------------------------------- range
 
 // rangeLen is the number of values of start, start+delta, ... before limit.

@@ -6,6 +6,9 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
+// Ops of SameDiff's base namespace that index: assign, strided_slice and
+// scatter_nd_update, with their backprop ops.
+
 // ---------------------------------------------------------------- assign
 
 // assignOp is libnd4j's assign: y broadcast to the shape of x (and of y:

@@ -539,10 +539,8 @@ var stopGradientOp = Register(&Def{
 	Run:   identityOp.Run,
 })
 
-// More ops that real SameDiff files use: tile, range, linspace, assign,
-// noop, Assert, strided_slice and scatter_nd_update, with the gradient
-// rules of pad and identity_n (defined in fixture_ops.go). Arguments follow
-// libnd4j's positional conventions, noted on each op.
+// tile and identity_n. Arguments follow libnd4j's positional conventions,
+// noted on each op.
 
 // ---------------------------------------------------------------- tile
 

@@ -6,6 +6,9 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
+// Ops of SameDiff's CNN namespace: conv2d and avgpool3dnew, with their
+// backprop ops.
+
 // ---------------------------------------------------------------- conv2d
 
 // conv2dCfg is conv2d's configuration (libnd4j int args 0-10).

@@ -11,8 +11,9 @@ import (
 	"github.com/sdgo/sdgo/ops"
 )
 
-// Hand-worked forward cases of the ops of array_ops.go, nn_ops.go and
-// reduce_ops.go (the tensor arrays need an executor: tensorarray_test.go).
+// Hand-worked forward cases of the shape, creation, indexing, control, NN
+// and math-reduction ops (the tensor arrays need an executor:
+// tensorarray_test.go).
 
 // arangeF64 returns the packed float64 array 0, 1, ... of the given shape.
 func arangeF64(shape ...int) *ndarray.Array {

@@ -6,6 +6,9 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
+// matmul (SameDiff's mmul, also in its linear-algebra namespace) and
+// matmul_bp.
+
 // MatMulArgs returns matmul's arguments: integer args transpose x, transpose
 // y, transpose the result (libnd4j's order).
 func MatMulArgs(transX, transY bool) Args {

@@ -10,9 +10,10 @@ import (
 	"github.com/sdgo/sdgo/validation"
 )
 
-// Cases of the ops added for real SameDiff files (ops/array_ops.go,
-// ops/nn_ops.go, ops/reduce_ops.go, ops/tensorarray.go, and the gradient
-// rules of pad and identity_n): hand-worked forward expectations (the same
+// Cases of the ops added for real SameDiff files (tile, range, linspace,
+// assign, noop, Assert, strided_slice, scatter_nd_update, conv2d,
+// avgpool3dnew, biasadd, the math reductions, the tensor arrays, and the
+// gradient rules of pad and identity_n): hand-worked forward expectations (the same
 // as the ops package's tests), forward cases of the backprop ops, gradient
 // checks, and tensor arrays in graphs (they need an executor), in loops
 // too.
