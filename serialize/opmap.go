@@ -180,7 +180,7 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 			a.D = []ndarray.DType{dt}
 		}
 	}
-	if d != nil && d.Type == ops.Scalar && len(a.F) == 0 && n.Scalar != nil {
+	if d != nil && (d.Type == ops.Scalar || d.Type == ops.ScalarBool) && len(a.F) == 0 && n.Scalar != nil {
 		// Only a one-element array is the scalar: reading a bigger one
 		// whole would cost 8 bytes per element for a value then dropped.
 		if s, err := checkArray(n.Scalar); err == nil && s.numElements() == 1 {

@@ -457,7 +457,7 @@ func (s *saver) setArgs(n *rawNode, op *graph.Op, def *ops.Def, a *ops.Args) err
 		n.Dimensions[i] = int32(d)
 	}
 	n.Scalar = nil
-	if def.Type == ops.Scalar && len(a.F) > 0 {
+	if (def.Type == ops.Scalar || def.Type == ops.ScalarBool) && len(a.F) > 0 {
 		dt := ndarray.Float32
 		if ins := op.Inputs(); len(ins) > 0 {
 			dt = ins[0].DType()
