@@ -45,9 +45,9 @@ type step struct {
 	info []ops.Info // inferred output infos, to check what the op returns
 }
 
-// buildPlan compiles a request. The caller holds the graph's read lock.
-func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
-	p := &plan{version: version, names: names}
+// buildPlan compiles a request against snap, whose version the plan keeps.
+func buildPlan(snap graph.Snapshot, names []string) (*plan, error) {
+	p := &plan{version: snap.Version(), names: names}
 	slot := map[*graph.Variable]int{}
 	slotOf := func(v *graph.Variable) int {
 		if s, ok := slot[v]; ok {
@@ -61,10 +61,10 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 	}
 	var roots []*graph.Variable
 	for _, n := range names {
-		v, ok := g.LookupLocked(n)
+		v, ok := snap.Variable(n)
 		if !ok {
 			msg := fmt.Sprintf("exec: no variable named %q", n)
-			if err := g.ErrLocked(); err != nil {
+			if err := snap.Err(); err != nil {
 				return nil, fmt.Errorf("%s (the graph has a build error: %w)", msg, err)
 			}
 			return nil, fmt.Errorf("%s", msg)
@@ -72,7 +72,7 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 		roots = append(roots, v)
 	}
 	if flow := controlFlowOps(roots); flow != nil {
-		if err := p.addDynamicSteps(g, flow, slotOf); err != nil {
+		if err := p.addDynamicSteps(snap, flow, slotOf); err != nil {
 			return nil, err
 		}
 	} else {
@@ -80,7 +80,7 @@ func buildPlan(g *graph.Graph, names []string, version uint64) (*plan, error) {
 		for i, v := range roots {
 			producers[i] = v.Op()
 		}
-		if err := graph.PostOrder(producers, func(o *graph.Op) error { return p.addStep(o, slotOf) }); err != nil {
+		if err := graph.PostOrder(producers, func(o *graph.Op) error { return p.addStep(snap, o, slotOf) }); err != nil {
 			return nil, err
 		}
 	}
@@ -136,13 +136,13 @@ func controlFlowOps(roots []*graph.Variable) map[*graph.Op]bool {
 
 // addDynamicSteps adds the needed ops in the graph's order and builds the
 // indexes dataflow execution uses.
-func (p *plan) addDynamicSteps(g *graph.Graph, need map[*graph.Op]bool, slotOf func(*graph.Variable) int) error {
+func (p *plan) addDynamicSteps(snap graph.Snapshot, need map[*graph.Op]bool, slotOf func(*graph.Variable) int) error {
 	p.dynamic = true
-	for _, o := range g.OpsLocked() {
+	for _, o := range snap.Ops() {
 		if !need[o] {
 			continue
 		}
-		if err := p.addStep(o, slotOf); err != nil {
+		if err := p.addStep(snap, o, slotOf); err != nil {
 			return err
 		}
 	}
@@ -183,7 +183,7 @@ func (p *plan) findDeepReaders() {
 	}
 }
 
-func (p *plan) addStep(o *graph.Op, slotOf func(*graph.Variable) int) error {
+func (p *plan) addStep(snap graph.Snapshot, o *graph.Op, slotOf func(*graph.Variable) int) error {
 	if o.Def() == nil {
 		// A file's node of an op sdgo has, kept opaque because the op
 		// refused its inputs, says why (serialize.FileNode.Opaque).
@@ -202,7 +202,7 @@ func (p *plan) addStep(o *graph.Op, slotOf func(*graph.Variable) int) error {
 	}
 	for _, out := range o.Outputs() {
 		st.out = append(st.out, slotOf(out))
-		st.info = append(st.info, out.InfoLocked())
+		st.info = append(st.info, snap.Info(out))
 	}
 	p.steps = append(p.steps, st)
 	return nil

@@ -189,16 +189,22 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 	if len(r.Outputs) == 0 {
 		return nil, fmt.Errorf("exec: no outputs requested")
 	}
-	s.g.RLock()
-	p, err := s.planFor(r.Outputs)
-	if err != nil {
-		s.g.RUnlock()
-		return nil, err
+	// The plan and the values the run starts from are read in one
+	// snapshot: read apart, a change to the graph in between could give
+	// the run a plan built for one version of it and the leaves of another.
+	var p *plan
+	var ru *run
+	err := s.g.Read(func(snap graph.Snapshot) error {
+		var err error
+		if p, err = s.planFor(snap, r.Outputs); err != nil {
+			return err
+		}
+		ru = s.getRun(p)
+		return ru.load(snap, r.Feeds, r.Donate)
+	})
+	if ru != nil {
+		defer s.putRun(ru)
 	}
-	ru := s.getRun(p)
-	defer s.putRun(ru)
-	err = ru.load(r.Feeds, r.Donate)
-	s.g.RUnlock()
 	if err != nil {
 		return nil, err
 	}
@@ -249,10 +255,10 @@ func sharedWithOther(out map[string]*ndarray.Array, name string) bool {
 	return false
 }
 
-// planFor returns the cached plan for these outputs, or builds one. The
-// caller holds the graph's read lock.
-func (s *Session) planFor(names []string) (*plan, error) {
-	ver := s.g.VersionLocked()
+// planFor returns the cached plan for these outputs, or builds one from
+// snap, a snapshot of the session's graph.
+func (s *Session) planFor(snap graph.Snapshot, names []string) (*plan, error) {
+	ver := snap.Version()
 	s.mu.Lock()
 	// A session mostly runs one request over and over (a training step):
 	// check the last one before building the map key. (A request naming
@@ -270,7 +276,7 @@ func (s *Session) planFor(names []string) (*plan, error) {
 		return p, nil
 	}
 	s.mu.Unlock()
-	p, err := buildPlan(s.g, dedupe(names), ver)
+	p, err := buildPlan(snap, dedupe(names))
 	if err != nil {
 		return nil, err
 	}
@@ -354,9 +360,10 @@ type bufState struct {
 	owned bool
 }
 
-// load checks the feeds and fills the leaf slots. The caller holds the
-// graph's read lock, so variable values are read consistently.
-func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
+// load checks the feeds and fills the leaf slots, reading the variables'
+// values from snap, the snapshot the run's plan was taken from, so that
+// they are those of the graph the plan is for.
+func (ru *run) load(snap graph.Snapshot, feeds map[string]*ndarray.Array, donate []string) error {
 	p := ru.p
 	ru.vals = slices.Grow(ru.vals[:0], len(p.vars))[:len(p.vars)]
 	ru.left = append(ru.left[:0], p.uses...)
@@ -365,14 +372,14 @@ func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
 		ru.bufs = make(map[*ndarray.Buffer]bufState, len(p.vars))
 	}
 	for name, a := range feeds {
-		v, ok := ru.s.g.LookupLocked(name)
+		v, ok := snap.Variable(name)
 		if !ok {
 			return fmt.Errorf("exec: %w: no placeholder named %q", ErrFeed, name)
 		}
 		if v.Type() != graph.PLACEHOLDER {
 			return fmt.Errorf("exec: %w: %q is a %v, not a placeholder", ErrFeed, name, v.Type())
 		}
-		if err := checkFeed(v, a); err != nil {
+		if err := checkFeed(snap, v, a); err != nil {
 			return err
 		}
 	}
@@ -386,17 +393,17 @@ func (ru *run) load(feeds map[string]*ndarray.Array, donate []string) error {
 				return fmt.Errorf("exec: %w: placeholder %q (%v%v) is needed but not fed", ErrFeed, v.Name(), v.DType(), v.Shape())
 			}
 		case graph.VARIABLE:
-			if a = v.ValueLocked(); a != nil {
+			if a = snap.Value(v); a != nil {
 				ru.varBufs = append(ru.varBufs, a.Buffer())
 			}
 		case graph.CONSTANT:
-			a = v.ValueLocked()
+			a = snap.Value(v)
 		}
 		if a == nil {
 			return fmt.Errorf("exec: variable %q (%v) has no value", v.Name(), v.Type())
 		}
 		donated := v.Type() == graph.PLACEHOLDER && slices.Contains(donate, v.Name()) && coversBuffer(a) &&
-			!ru.s.g.StoresBufferLocked(a.Buffer())
+			!snap.StoresBuffer(a.Buffer())
 		ru.set(sl, a, donated)
 	}
 	for _, n := range donate {
@@ -416,11 +423,11 @@ func coversBuffer(a *ndarray.Array) bool {
 	return a.Offset() == 0 && a.IsPacked() && a.Size() == a.Buffer().Len()
 }
 
-func checkFeed(v *graph.Variable, a *ndarray.Array) error {
+func checkFeed(snap graph.Snapshot, v *graph.Variable, a *ndarray.Array) error {
 	if a == nil {
 		return fmt.Errorf("exec: %w: placeholder %q is fed nil", ErrFeed, v.Name())
 	}
-	info := v.InfoLocked() // the caller holds the graph's read lock; no copy of the shape
+	info := snap.Info(v) // no copy of the shape
 	want := info.Shape
 	if info.UnknownRank {
 		want = nil

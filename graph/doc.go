@@ -18,5 +18,7 @@
 // in Graph.Err.
 //
 // A Graph is safe for concurrent use: building takes a lock, and running it
-// (package exec) only reads it.
+// (package exec) only reads it. A reader that needs several things to agree
+// (a save needs the variables, ops and losses of one graph) takes them in
+// one Graph.Read, which holds the graph still while it reads.
 package graph

@@ -89,11 +89,6 @@ func (g *Graph) Version() uint64 {
 	return g.version
 }
 
-// RLock and RUnlock expose the graph's read lock to packages that must read
-// several things consistently (the executor, with the *Locked methods).
-func (g *Graph) RLock()   { g.mu.RLock() }
-func (g *Graph) RUnlock() { g.mu.RUnlock() }
-
 func (g *Graph) record(err error) {
 	if g.err == nil {
 		g.err = err
@@ -376,32 +371,6 @@ func (g *Graph) Summary() string {
 	return sb.String()
 }
 
-// LookupLocked is Variable for callers that hold the read lock (RLock).
-func (g *Graph) LookupLocked(name string) (*Variable, bool) {
-	v, ok := g.byName[name]
-	return v, ok
-}
-
-// ErrLocked is Err for callers that hold the read lock.
-func (g *Graph) ErrLocked() error { return g.err }
-
-// VersionLocked is Version for callers that hold the read lock.
-func (g *Graph) VersionLocked() uint64 { return g.version }
-
-// StoresBufferLocked reports whether b is the buffer of a VARIABLE's or a
-// CONSTANT's stored value, for callers that hold the read lock. An executor
-// asks before taking a donated array's buffer for its own: a caller may
-// donate an array it got from the graph (a constant's output is its stored
-// array), which the run must then neither write into nor recycle.
-func (g *Graph) StoresBufferLocked(b *ndarray.Buffer) bool {
-	for _, v := range g.vars {
-		if (v.kind == VARIABLE || v.kind == CONSTANT) && v.value != nil && v.value.Buffer() == b {
-			return true
-		}
-	}
-	return false
-}
-
 // Meta keys shared by the packages that train graphs and save them, so that
 // neither needs to import the other.
 const (
@@ -429,15 +398,3 @@ func MetaJSON(v any) (string, error) {
 	}
 	return "", fmt.Errorf("graph: meta value %T is not JSON text (a string or a json.Marshaler)", v)
 }
-
-// OpsLocked is Ops for callers that hold the read lock; the caller must not
-// change the slice.
-func (g *Graph) OpsLocked() []*Op { return g.ops }
-
-// VariablesLocked is Variables for callers that hold the read lock; the
-// caller must not change the slice.
-func (g *Graph) VariablesLocked() []*Variable { return g.vars }
-
-// LossesLocked is Losses for callers that hold the read lock; the caller
-// must not change the slice.
-func (g *Graph) LossesLocked() []string { return g.losses }

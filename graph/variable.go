@@ -85,9 +85,6 @@ func (v *Variable) Value() *ndarray.Array {
 	return v.value
 }
 
-// ValueLocked is Value for callers that hold the graph's read lock.
-func (v *Variable) ValueLocked() *ndarray.Array { return v.value }
-
 // SetValue replaces the array of a VARIABLE (training does this after each
 // step) or a CONSTANT. The new array must have the same dtype and shape.
 func (v *Variable) SetValue(a *ndarray.Array) error {
@@ -142,6 +139,3 @@ func (v *Variable) String() string {
 	}
 	return fmt.Sprintf("%s %v %v", v.name, v.kind, v.info)
 }
-
-// InfoLocked is Info for callers that hold the graph's read lock.
-func (v *Variable) InfoLocked() ops.Info { return v.infoLocked() }

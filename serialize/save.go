@@ -136,19 +136,28 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 	// ops could disagree: an op added in between was saved with an output
 	// missing from the file's variables, or failed to save for an input
 	// that was not among them.
-	g.RLock()
-	vars := slices.Clone(g.VariablesLocked())
-	gops := slices.Clone(g.OpsLocked())
-	losses := slices.Clone(g.LossesLocked())
-	s.names = make(map[*graph.Variable]string, len(vars))
-	for _, v := range vars {
-		s.names[v] = v.Name()
-	}
-	g.RUnlock()
-	for name := range opts.PlaceholderValues {
-		if v, ok := g.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
-			return nil, fmt.Errorf("serialize: SaveOptions.PlaceholderValues names %q, which is not a placeholder", name)
+	// The names PlaceholderValues gives are looked up in the same
+	// snapshot, since the file names the placeholders as they are in it.
+	var vars []*graph.Variable
+	var gops []*graph.Op
+	var losses []string
+	err := g.Read(func(snap graph.Snapshot) error {
+		vars = slices.Clone(snap.Variables())
+		gops = slices.Clone(snap.Ops())
+		losses = slices.Clone(snap.Losses())
+		s.names = make(map[*graph.Variable]string, len(vars))
+		for _, v := range vars {
+			s.names[v] = v.Name()
 		}
+		for name := range opts.PlaceholderValues {
+			if v, ok := snap.Variable(name); !ok || v.Type() != graph.PLACEHOLDER {
+				return fmt.Errorf("serialize: SaveOptions.PlaceholderValues names %q, which is not a placeholder", name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 
 	// SameDiff's numbering.

@@ -31,11 +31,15 @@ func cloneGraph(g *graph.Graph, spec cloneSpec) (*graph.Graph, error) {
 	// The graph at one moment, as a save takes it: a Graph is safe for
 	// concurrent use, and variables and ops taken one after the other
 	// could disagree about an op added in between.
-	g.RLock()
-	vars := slices.Clone(g.VariablesLocked())
-	all := slices.Clone(g.OpsLocked())
-	losses := slices.Clone(g.LossesLocked())
-	g.RUnlock()
+	var vars []*graph.Variable
+	var all []*graph.Op
+	var losses []string
+	_ = g.Read(func(snap graph.Snapshot) error {
+		vars = slices.Clone(snap.Variables())
+		all = slices.Clone(snap.Ops())
+		losses = slices.Clone(snap.Losses())
+		return nil
+	})
 	c := graph.New()
 	m := map[*graph.Variable]*graph.Variable{}
 	conv := func(dt ndarray.DType) ndarray.DType {
