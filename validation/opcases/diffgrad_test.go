@@ -196,12 +196,6 @@ func reduction(vals func(r *rand.Rand, shape ...int) *ndarray.Array, floatKeep b
 	}
 }
 
-// scalarArg is a legacy scalar op's number, drawn from [-2, 2).
-func scalarArg(r *rand.Rand) ops.Args { return ops.Args{F: []float64{4*r.Float64() - 2}} }
-
-// zeroArg is a legacy scalar op's number 0.
-func zeroArg(*rand.Rand) ops.Args { return ops.Args{F: []float64{0}} }
-
 func dgens() map[string]dgen {
 	none := func(*rand.Rand) ops.Args { return ops.Args{} }
 	m := map[string]dgen{
@@ -248,16 +242,7 @@ func dgens() map[string]dgen {
 				}
 				return ops.Args{F: []float64{ps[r.IntN(len(ps))]}}
 			}),
-		"add_scalar":  unary(rnd, scalarArg),
-		"sub_scalar":  unary(rnd, scalarArg),
-		"mul_scalar":  unary(rnd, scalarArg),
-		"div_scalar":  unary(rnd, func(r *rand.Rand) ops.Args { return ops.Args{F: []float64{0.5 + r.Float64()}} }),
-		"rdiv_scalar": unary(func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.5, 2, s...) }, scalarArg),
-		"rsub_scalar": unary(rnd, scalarArg),
-		// x away from the kink at s = 0.
-		"max_scalar": unary(func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.1, 2, s...) }, zeroArg),
-		"scalar_min": unary(func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.1, 2, s...) }, zeroArg),
-		"identity":   unary(rnd, none),
+		"identity": unary(rnd, none),
 		"cast": unary(rnd, func(*rand.Rand) ops.Args {
 			return ops.Args{D: []ndarray.DType{ndarray.Float64}}
 		}),
@@ -529,8 +514,19 @@ func dgens() map[string]dgen {
 	for _, w := range []string{cv.OpAssign, cv.OpAdd, cv.OpSub, cv.OpMul, cv.OpDiv} {
 		m[w] = genViewWrite
 	}
+	for name, g := range familyDgens {
+		if _, dup := m[name]; dup {
+			panic("two generators for " + name)
+		}
+		m[name] = g
+	}
 	return m
 }
+
+// familyDgens holds the generators of op families whose random cases live
+// in files of their own (diffgrad_<family>_test.go), each adding its
+// generators from an init function.
+var familyDgens = map[string]dgen{}
 
 func genPermute(r *rand.Rand) dcase {
 	s := randShape(r, 4)
