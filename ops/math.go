@@ -278,7 +278,7 @@ var (
 	log1pOp = Register(legacy(unaryDef("log1p", ndarray.Log1p, "ln(1+x)", 0, func(b GradBuilder, n GradNode, d []Value) []Value {
 		return []Value{div(b, d[0], op1(b, "add", Args{}, n.In[0], scalarLike(b, n.In[0], 1)))}
 	}), TransformStrict, 44))
-	expm1Op     = Register(unaryDef("expm1", ndarray.Expm1, "e^x - 1", 0, fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "add", Args{}, y, scalarLike(b, y, 1)) })))
+	expm1Op     = Register(legacy(unaryDef("expm1", ndarray.Expm1, "e^x - 1", 0, fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "add", Args{}, y, scalarLike(b, y, 1)) })), TransformStrict, 51))
 	powScalarOp = Register(legacy(unaryDef("pow", ndarray.PowScalar, "x^p; float arg 0 is p", 1, func(b GradBuilder, n GradNode, d []Value) []Value {
 		p := n.Args.Float(0, 1)
 		if p == 0 { // x^0 is 1: the gradient is 0, also at x = 0 where p·x^-1 is NaN
