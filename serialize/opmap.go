@@ -35,11 +35,16 @@ var nameAliases = map[string]string{
 }
 
 // elementOps are the ops whose output dtype is their dtype arg 0 (the
-// tensor array ops that give elements: shape inference cannot know it from
-// their inputs). A file's node that does not set it gets it from the node's
+// tensor array ops that give elements, the random distributions: shape
+// inference cannot know it from their inputs). A file's node that does not set it gets it from the node's
 // output types.
 var elementOps = map[string]bool{
 	"tensorarrayreadv3": true, "tensorarraygatherv3": true, "tensorarraystack": true, "tensorarrayconcatv3": true,
+	// The random distributions: SameDiff keeps their dtype in the op, not
+	// in an argument.
+	"distribution_uniform": true, "distribution_gaussian": true, "distribution_bernoulli": true,
+	"distribution_binomial": true, "distribution_lognormal": true, "distribution_truncated": true,
+	"random_exponential": true,
 }
 
 // controlFlowNames are the TF v1 control-flow ops SameDiff writes as LOGIC
