@@ -205,8 +205,14 @@ func resolveStridedSlice(shape []int, masks [5]int, begin, end, strides []int) (
 			b := canon(begin[i], bit(masks[ssBegin], i), false)
 			e := canon(end[i], bit(masks[ssEnd], i), true)
 			n := 0
-			if (e-b > 0) == (st > 0) && e != b {
-				n = (e - b + st - sign(st)) / st
+			if d := e - b; (d > 0) == (st > 0) && d != 0 {
+				// ⌈d/st⌉ without forming d + st, which overflows for
+				// strides near the int64 limits: |d| ≤ the axis size.
+				if st > 0 {
+					n = (d-1)/st + 1
+				} else {
+					n = (d+1)/st + 1
+				}
 			}
 			sp.begin[axis], sp.step[axis], sp.count[axis] = b, st, n
 			sp.out = append(sp.out, n)
@@ -214,13 +220,6 @@ func resolveStridedSlice(shape []int, masks [5]int, begin, end, strides []int) (
 		}
 	}
 	return sp, nil
-}
-
-func sign(x int) int {
-	if x < 0 {
-		return -1
-	}
-	return 1
 }
 
 // offsets returns, for every output element in C order, the position of

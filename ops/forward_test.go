@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -354,5 +355,39 @@ func TestReduceOpsForward(t *testing.T) {
 				t.Fatalf("got %v, want %v", got[0], c.want[0])
 			}
 		})
+	}
+}
+
+// Strides at the int64 limits take one element, as numpy does
+// (x[3:0:-2**63] is [x[3]], x[0:4:2**63-1] is [x[0]]); the step count was
+// computed as (e - b + st - 1)/st, which overflowed. strided_slice_bp uses
+// the same resolution.
+func TestStridedSliceExtremeSteps(t *testing.T) {
+	x := f64([]int{4}, 1, 2, 3, 4)
+	for _, c := range []struct {
+		begin, end, step int64
+		want             []float64
+	}{
+		{3, 0, math.MinInt64, []float64{4}},
+		{0, 4, math.MaxInt64, []float64{1}},
+		{-1, -5, math.MinInt64 + 1, []float64{4}},
+		{0, 4, math.MaxInt64 - 1, []float64{1}},
+		{math.MinInt64, math.MaxInt64, 3, []float64{1, 4}},
+		{math.MaxInt64, math.MinInt64, -3, []float64{4, 1}},
+		{3, 0, -2, []float64{4, 2}},
+	} {
+		out := runOp(t, "stridedslice", ssArgs([5]int64{}, []int64{c.begin}, []int64{c.end}, []int64{c.step}), x)
+		if got := out[0].Float64s(); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("x[%d:%d:%d] = %v, want %v", c.begin, c.end, c.step, got, c.want)
+		}
+		g := f64([]int{len(c.want)}, []float64{10, 20}[:len(c.want)]...)
+		bp := runOp(t, "strided_slice_bp", ssArgs([5]int64{}, []int64{c.begin}, []int64{c.end}, []int64{c.step}), x, g)
+		sum := 0.0
+		for _, v := range bp[0].Float64s() {
+			sum += v
+		}
+		if want := map[int]float64{1: 10, 2: 30}[len(c.want)]; sum != want {
+			t.Errorf("strided_slice_bp of x[%d:%d:%d]: %v", c.begin, c.end, c.step, bp[0].Float64s())
+		}
 	}
 }
