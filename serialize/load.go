@@ -48,22 +48,22 @@ type sizer interface{ Len() int }
 // tell its size, so that arrays the file aligns can be used in place. It
 // refuses more than FlatBuffers' 2 GiB.
 func readAll(r io.Reader) ([]byte, error) {
-	size := -1
+	size := int64(-1)
 	switch x := r.(type) {
 	case *os.File:
 		if st, err := x.Stat(); err == nil && st.Mode().IsRegular() {
 			if off, err := x.Seek(0, io.SeekCurrent); err == nil && st.Size() >= off {
-				size = int(min(st.Size()-off, maxBufferSize+1))
+				size = st.Size() - off
 			}
 		}
 	case sizer:
-		size = x.Len()
+		size = int64(x.Len())
 	}
 	if size > maxBufferSize {
-		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("graph file of %d bytes exceeds the FlatBuffers limit of 2 GiB", size)}
+		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("graph file of %d bytes exceeds the FlatBuffers limit of 2 GiB (%d bytes)", size, int64(maxBufferSize))}
 	}
 	if size >= 0 {
-		buf := alignedBytes(size)
+		buf := alignedBytes(int(size))
 		n, err := io.ReadFull(r, buf)
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !(errors.Is(err, io.EOF) && size == 0) {
 			return nil, fmt.Errorf("serialize: reading graph: %w", err)
