@@ -841,7 +841,7 @@ var preluBpOp = Register(&Def{
 			}
 			var axes []int
 			for i, d := range al.Shape() {
-				if d == 1 && x.Shape()[i] != 1 || i == 0 {
+				if d == 1 { // axis 0 and the shared axes
 					axes = append(axes, i)
 				}
 			}
