@@ -219,8 +219,8 @@ func (m Math) Sigmoid(x *Variable) *Variable { return m.g.Apply("sigmoid", ops.A
 // Sign is -1, 0 or 1, elementwise (op sign).
 func (m Math) Sign(x *Variable) *Variable { return m.g.Apply("sign", ops.Args{}, x) }
 
-// Reciprocal is 1/x, elementwise (op reciprocal).
-func (m Math) Reciprocal(x *Variable) *Variable { return m.g.Apply("reciprocal", ops.Args{}, x) }
+// Reciprocal is 1/x, elementwise (op Reciprocal).
+func (m Math) Reciprocal(x *Variable) *Variable { return m.g.Apply("Reciprocal", ops.Args{}, x) }
 
 // Floor is ⌊x⌋, elementwise (op floor).
 func (m Math) Floor(x *Variable) *Variable { return m.g.Apply("floor", ops.Args{}, x) }

@@ -263,10 +263,12 @@ var (
 	sqrtOp = Register(legacy(unaryDef("sqrt", ndarray.Sqrt, "√x", 0, func(b GradBuilder, n GradNode, d []Value) []Value {
 		return []Value{div(b, d[0], mul(b, n.Out[0], scalarLike(b, n.Out[0], 2)))}
 	}), TransformFloat, 1))
-	squareOp     = Register(legacy(unaryDef("square", ndarray.Square, "x²", 0, fromXY(func(b GradBuilder, x, y Value) Value { return mul(b, x, scalarLike(b, x, 2)) })), TransformSame, 12))
-	tanhOp       = Register(legacy(unaryDef("tanh", ndarray.Tanh, "tanh x", 0, bpOp("tanh_bp")), TransformStrict, 29))
-	signOp       = Register(legacy(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0, zeroGrad), TransformSame, 1))
-	reciprocalOp = Register(unaryDef("reciprocal", ndarray.Reciprocal, "1/x", 0, fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "square", Args{}, y)) })))
+	squareOp = Register(legacy(unaryDef("square", ndarray.Square, "x²", 0, fromXY(func(b GradBuilder, x, y Value) Value { return mul(b, x, scalarLike(b, x, 2)) })), TransformSame, 12))
+	tanhOp   = Register(legacy(unaryDef("tanh", ndarray.Tanh, "tanh x", 0, bpOp("tanh_bp")), TransformStrict, 29))
+	signOp   = Register(legacy(unaryDef("sign", ndarray.Sign, "-1, 0 or 1", 0, zeroGrad), TransformSame, 1))
+	// Reciprocal is the name and number (TRANSFORM_SAME 11) SameDiff's
+	// reciprocal writes and Java resolves; "reciprocal" stays an alias.
+	reciprocalOp = Register(legacy(unaryDef("Reciprocal", ndarray.Reciprocal, "1/x", 0, fromXY(func(b GradBuilder, x, y Value) Value { return neg(b, op1(b, "square", Args{}, y)) }), "reciprocal"), TransformSame, 11))
 	floorOp      = Register(legacy(unaryDef("floor", ndarray.Floor, "⌊x⌋", 0, zeroGrad), TransformSame, 18))
 	ceilOp       = Register(legacy(unaryDef("ceil", ndarray.Ceil, "⌈x⌉", 0, zeroGrad), TransformSame, 17))
 	roundOp      = Register(legacy(unaryDef("round", ndarray.Round, "x rounded half away from zero", 0, zeroGrad), TransformSame, 4))

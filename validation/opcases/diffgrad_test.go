@@ -225,7 +225,7 @@ func dgens() map[string]dgen {
 				return ops.Args{F: []float64{r.Float64()}}
 			}),
 		"sign":       unary(func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.1, 2, s...) }, nil),
-		"reciprocal": unary(func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.5, 2, s...) }, nil),
+		"Reciprocal": unary(func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.5, 2, s...) }, nil),
 		"floor":      unary(offGrid, nil),
 		"ceil":       unary(offGrid, nil),
 		"round":      unary(offGrid, nil),
