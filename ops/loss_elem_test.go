@@ -1,0 +1,53 @@
+package ops_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// The elementwise losses refuse, at inference and at run time, what libnd4j
+// refuses, with the op and the argument named.
+func TestElemLossErrors(t *testing.T) {
+	p := f64([]int{2, 2}, 1, 2, 3, 4)
+	one := ndarray.Scalar(1.0)
+	for _, c := range []struct {
+		name, op string
+		args     ops.Args
+		in       []*ndarray.Array
+		want     []string
+	}{
+		{"huber without delta", "huber_loss", ops.Args{}, []*ndarray.Array{p, one, p}, []string{"huber_loss", "delta"}},
+		{"huber_grad without delta", "huber_loss_grad", ops.Args{}, []*ndarray.Array{p, one, p}, []string{"huber_loss_grad", "delta"}},
+		{"labels beyond predictions", "hinge_loss", ops.Args{}, []*ndarray.Array{f64([]int{2}, 1, 2), one, p}, []string{"hinge_loss", "labels", "[2 2]"}},
+		{"weights beyond losses", "log_poisson_loss", ops.Args{}, []*ndarray.Array{f64([]int{2}, 1, 2), p, f64([]int{2}, 1, 2)}, []string{"log_poisson_loss", "weights"}},
+		{"int predictions", "absolute_difference_loss", ops.Args{}, []*ndarray.Array{i64([]int{2}, 1, 2), i64([]int{}, 1), i64([]int{2}, 1, 2)}, []string{"absolute_difference_loss", "int64"}},
+		{"mixed dtypes", "sigm_cross_entropy_loss", ops.Args{}, []*ndarray.Array{p, one, f32([]int{2, 2}, 1, 2, 3, 4)}, []string{"sigm_cross_entropy_loss", "float32"}},
+		{"bad reduction", "log_loss", ops.Args{I: []int64{7}}, []*ndarray.Array{p, one, p}, []string{"log_loss", "reduction 7"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, ok := ops.Lookup(c.op)
+			if !ok {
+				t.Fatalf("no op %q", c.op)
+			}
+			infos := make([]ops.Info, len(c.in))
+			for i, a := range c.in {
+				infos[i] = infoOf(a)
+			}
+			_, ierr := d.Infer(infos, &c.args)
+			_, rerr := d.Run(nil, c.in, &c.args)
+			for _, err := range []error{ierr, rerr} {
+				if err == nil {
+					t.Fatalf("no error (infer %v, run %v)", ierr, rerr)
+				}
+				for _, w := range c.want {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error %q does not mention %q", err, w)
+					}
+				}
+			}
+		})
+	}
+}

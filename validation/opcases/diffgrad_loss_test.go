@@ -1,0 +1,44 @@
+package opcases_test
+
+import (
+	"math/rand/v2"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Random differential cases of the loss ops (ops/loss_*.go): predictions,
+// weights broadcasting to them and labels broadcasting to them, in a
+// random reduction mode.
+
+// elemLossGen draws an elementwise loss's case: preds and labels give the
+// predictions' and the labels' values, args the float args.
+func elemLossGen(preds, labels func(r *rand.Rand, shape ...int) *ndarray.Array, args func(r *rand.Rand) []float64) dgen {
+	return func(r *rand.Rand) dcase {
+		s := randShape(r, 3)
+		sl := broadcastable(r, s, 3, 1)
+		w := pos(r, 0.5, 2, broadcastable(r, s, 2, 3)...)
+		a := ops.Args{I: []int64{int64(r.IntN(4))}}
+		if args != nil {
+			a.F = args(r)
+		}
+		return dcase{args: a, in: []dinput{dvar(preds(r, s...)), dvar(w), dvar(labels(r, sl...))}}
+	}
+}
+
+func init() {
+	unit := func(r *rand.Rand, s ...int) *ndarray.Array { return pos(r, 0.1, 0.9, s...) }
+	for name, g := range map[string]dgen{
+		"absolute_difference_loss": elemLossGen(rnd, func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 3, 4, s...) }, nil),
+		"hinge_loss":               elemLossGen(func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.2, 0.8, s...) }, unit, nil),
+		"huber_loss": elemLossGen(rnd, func(r *rand.Rand, s ...int) *ndarray.Array { return pos(r, 5, 6, s...) },
+			func(r *rand.Rand) []float64 { return []float64{[]float64{1, 10}[r.IntN(2)]} }),
+		"log_loss":         elemLossGen(unit, unit, func(r *rand.Rand) []float64 { return []float64{1e-7} }),
+		"log_poisson_loss": elemLossGen(rnd, func(r *rand.Rand, s ...int) *ndarray.Array { return pos(r, 0.5, 3, s...) }, nil),
+		"sigm_cross_entropy_loss": elemLossGen(rnd, unit, func(r *rand.Rand) []float64 {
+			return []float64{0.3 * r.Float64()}
+		}),
+	} {
+		familyDgens[name] = g
+	}
+}
