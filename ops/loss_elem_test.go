@@ -26,6 +26,17 @@ func TestElemLossErrors(t *testing.T) {
 		{"int predictions", "absolute_difference_loss", ops.Args{}, []*ndarray.Array{i64([]int{2}, 1, 2), i64([]int{}, 1), i64([]int{2}, 1, 2)}, []string{"absolute_difference_loss", "int64"}},
 		{"mixed dtypes", "sigm_cross_entropy_loss", ops.Args{}, []*ndarray.Array{p, one, f32([]int{2, 2}, 1, 2, 3, 4)}, []string{"sigm_cross_entropy_loss", "float32"}},
 		{"bad reduction", "log_loss", ops.Args{I: []int64{7}}, []*ndarray.Array{p, one, p}, []string{"log_loss", "reduction 7"}},
+		{"l2_loss of ints", "l2_loss", ops.Args{}, []*ndarray.Array{i64([]int{2}, 1, 2)}, []string{"l2_loss", "int64"}},
+		{"with_logits labels shape", "softmax_cross_entropy_loss_with_logits", ops.Args{}, []*ndarray.Array{p, f64([]int{2}, 1, 2)},
+			[]string{"softmax_cross_entropy_loss_with_logits", "labels", "[2 2]"}},
+		{"with_logits classes axis", "softmax_cross_entropy_loss_with_logits", ops.Args{I: []int64{2}}, []*ndarray.Array{p, p},
+			[]string{"softmax_cross_entropy_loss_with_logits", "axis 2"}},
+		{"sparse labels shape", "sparse_softmax_cross_entropy_loss_with_logits", ops.Args{}, []*ndarray.Array{i64([]int{3}, 0, 1, 0), p},
+			[]string{"sparse_softmax_cross_entropy_loss_with_logits", "[3]"}},
+		{"sparse float labels", "sparse_softmax_cross_entropy_loss_with_logits", ops.Args{}, []*ndarray.Array{f64([]int{2}, 0, 1), p},
+			[]string{"sparse_softmax_cross_entropy_loss_with_logits", "integer"}},
+		{"weighted weights shape", "weighted_cross_entropy_with_logits", ops.Args{}, []*ndarray.Array{p, p, f64([]int{3}, 1, 2, 3)},
+			[]string{"weighted_cross_entropy_with_logits", "weights of shape [3]"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d, ok := ops.Lookup(c.op)
@@ -49,5 +60,14 @@ func TestElemLossErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A label beyond the classes is only seen at run time.
+func TestSparseLabelOutOfRange(t *testing.T) {
+	d, _ := ops.Lookup("sparse_softmax_cross_entropy_loss_with_logits")
+	_, err := d.Run(nil, []*ndarray.Array{i64([]int{2}, 0, 2), f64([]int{2, 2}, 1, 2, 3, 4)}, &ops.Args{})
+	if err == nil || !strings.Contains(err.Error(), "label 2") || !strings.Contains(err.Error(), "sparse_softmax") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -42,3 +42,39 @@ func init() {
 		familyDgens[name] = g
 	}
 }
+
+func init() {
+	for name, g := range map[string]dgen{
+		"l2_loss": unary(rnd, nil),
+		"softmax_cross_entropy_loss_with_logits": func(r *rand.Rand) dcase {
+			s := append(randShape(r, 2), 1+r.IntN(3))
+			a := ops.Args{}
+			if r.IntN(2) == 0 {
+				a.I = []int64{int64(r.IntN(len(s)) - r.IntN(2)*len(s))}
+			}
+			return dcase{args: a, in: []dinput{dvar(rnd(r, s...)), dvar(pos(r, 0, 1, s...))}}
+		},
+		"sparse_softmax_cross_entropy_loss_with_logits": func(r *rand.Rand) dcase {
+			s := append(randShape(r, 2), 1+r.IntN(3))
+			k := s[len(s)-1]
+			lab := ndarray.Must(ndarray.Zeros(ndarray.Int64, s[:len(s)-1]...))
+			v := ndarray.Raw[int64](lab)
+			for i := range v {
+				v[i] = int64(r.IntN(k))
+			}
+			return dcase{in: []dinput{dfix(lab), dvar(rnd(r, s...))}}
+		},
+		"weighted_cross_entropy_with_logits": func(r *rand.Rand) dcase {
+			s := append(randShape(r, 2), 1+r.IntN(3))
+			var q *ndarray.Array
+			if r.IntN(2) == 0 {
+				q = pos(r, 0.5, 2)
+			} else {
+				q = pos(r, 0.5, 2, s[len(s)-1])
+			}
+			return dcase{in: []dinput{dvar(pos(r, 0, 1, s...)), dvar(rnd(r, s...)), dvar(q)}}
+		},
+	} {
+		familyDgens[name] = g
+	}
+}
