@@ -202,3 +202,19 @@ func (l Loss) WeightedCrossEntropyWithLogits(targets, logits, posWeight *Variabl
 func (l Loss) L2(x *Variable) *Variable {
 	return l.mark(l.g.Apply("l2_loss", ops.Args{}, x))
 }
+
+// CosineDistance is the loss 1 - Σ predictions·labels along dimension (one
+// loss per vector, the dimension kept with size 1; the vectors are
+// expected normalised), op cosine_distance_loss; cfg nil means the
+// defaults. Weights broadcast to the per-vector losses.
+func (l Loss) CosineDistance(labels, predictions *Variable, dimension int, cfg *LossConfig) *Variable {
+	return l.configured("cosine_distance_loss", labels, predictions, cfg, ops.Args{I: []int64{int64(dimension)}})
+}
+
+// MeanPairwiseSquaredError is, per example (axis 0), the mean over pairs
+// i ≠ j of ((p_i - p_j) - (y_i - y_j))² (op mean_pairwssqerr_loss); cfg nil
+// means the defaults. Weights broadcast to the per-example losses, of
+// shape [batch, 1, ...]; ReduceNone gives one loss per example.
+func (l Loss) MeanPairwiseSquaredError(labels, predictions *Variable, cfg *LossConfig) *Variable {
+	return l.configured("mean_pairwssqerr_loss", labels, predictions, cfg, ops.Args{})
+}

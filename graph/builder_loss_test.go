@@ -54,6 +54,10 @@ func TestLossBuilders(t *testing.T) {
 		// t = 1, x = 0.25, q = 2: 2·ln(1+e^-0.25).
 		{L.WeightedCrossEntropyWithLogits(y, p, q), "weighted_cross_entropy_with_logits", []string{"y", "p", "q"}, nil, nil, 2 * math.Log1p(math.Exp(-0.25))},
 		{L.L2(p), "l2_loss", []string{"p"}, nil, nil, (0.0625 + 0.25) / 2},
+		// 1 - (0.25·1 + 0.5·0).
+		{L.CosineDistance(y, p, 1, nil), "cosine_distance_loss", []string{"p", "", "y"}, []int64{3, 1}, nil, 0.75},
+		// d = (-0.75, 0.5), n = 2: 4/2·(2·(0.5625+0.25) - 0.0625) = 3.125.
+		{L.MeanPairwiseSquaredError(y, p, &graph.LossConfig{Reduction: graph.ReduceNone}), "mean_pairwssqerr_loss", []string{"p", "", "y"}, []int64{0}, nil, 3.125},
 	}
 	var names []string
 	for i, c := range cases {

@@ -78,3 +78,24 @@ func init() {
 		familyDgens[name] = g
 	}
 }
+
+func init() {
+	familyDgens["cosine_distance_loss"] = func(r *rand.Rand) dcase {
+		s := append([]int{1 + r.IntN(3)}, randShape(r, 2)...)
+		d := r.IntN(len(s))
+		per := append([]int{}, s...)
+		per[d] = 1
+		a := ops.Args{I: []int64{int64(r.IntN(4)), int64(d - r.IntN(2)*len(s))}}
+		return dcase{args: a, in: []dinput{dvar(rnd(r, s...)), dvar(pos(r, 0.5, 2, broadcastable(r, per, 2, 3)...)), dvar(rnd(r, s...))}}
+	}
+	familyDgens["mean_pairwssqerr_loss"] = func(r *rand.Rand) dcase {
+		s := append([]int{1 + r.IntN(3), 2 + r.IntN(2)}, randShape(r, 1)...)
+		per := make([]int, len(s))
+		for i := range per {
+			per[i] = 1
+		}
+		per[0] = s[0]
+		a := ops.Args{I: []int64{int64(r.IntN(4))}}
+		return dcase{args: a, in: []dinput{dvar(rnd(r, s...)), dvar(pos(r, 0.5, 2, broadcastable(r, per, 2, 3)...)), dvar(rnd(r, s...))}}
+	}
+}
