@@ -291,9 +291,12 @@ func (n NN) LogSoftmax(x *Variable, axis int) *Variable {
 // Loss groups the loss functions: g.Loss().MeanSquaredError(labels, preds).
 func (g *Graph) Loss() Loss { return Loss{g} }
 
-// Loss is the namespace of loss functions. Each returns a scalar: the mean
-// of the per-example losses (SameDiff's default reduction,
-// MEAN_BY_NONZERO_WEIGHT_COUNT, with unit weights).
+// Loss is the namespace of loss functions (SameDiff's SDLoss). Unless a
+// config says otherwise each returns a scalar: the mean of the per-element
+// or per-example losses (SameDiff's default reduction,
+// MEAN_BY_NONZERO_WEIGHT_COUNT, with unit weights). Every loss built here
+// is recorded as a loss of the graph (Graph.AddLoss), as SameDiff's SDLoss
+// marks its outputs; Graph.SetLoss replaces the list.
 type Loss struct{ g *Graph }
 
 // MeanSquaredError returns the mean of (predictions - labels)².
@@ -308,7 +311,10 @@ func (l Loss) SoftmaxCrossEntropy(labels, logits *Variable) *Variable {
 }
 
 // Weighted adds a loss op with explicit weights and reduction: opName is
-// "mean_sqerr_loss" or "softmax_cross_entropy_loss"; weights nil means 1.
+// one of the losses taking predictions, weights and labels
+// ("mean_sqerr_loss", "softmax_cross_entropy_loss", "hinge_loss", ...);
+// weights nil means 1. Losses with float arguments (huber_loss's delta)
+// have methods of their own.
 func (l Loss) Weighted(opName string, labels, predictions, weights *Variable, reduce ops.LossReduce) *Variable {
 	return l.weighted(opName, labels, predictions, weights, reduce, ops.Args{})
 }
@@ -323,6 +329,6 @@ func (l Loss) weighted(opName string, labels, predictions, weights *Variable, re
 	if weights == nil {
 		weights = predictions.scalarLike(1)
 	}
-	args.I = []int64{int64(reduce)}
-	return l.g.Apply(opName, args, predictions, weights, labels)
+	args.I = append([]int64{int64(reduce)}, args.I...)
+	return l.mark(l.g.Apply(opName, args, predictions, weights, labels))
 }

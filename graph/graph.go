@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -262,6 +263,35 @@ func (g *Graph) SetLoss(names ...string) error {
 	}
 	g.losses = append([]string(nil), names...)
 	g.version++
+	return nil
+}
+
+// AddLoss marks the named variables as losses of the graph too, after the
+// ones it has (a name it has already is not added twice), as SameDiff's
+// markAsLoss does; the loss builders (g.Loss()) call it for their
+// outputs. SetLoss replaces the list instead.
+func (g *Graph) AddLoss(names ...string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, n := range names {
+		v, ok := g.byName[n]
+		if !ok {
+			return fmt.Errorf("%w: loss variable %q does not exist", ErrBuild, n)
+		}
+		if !v.info.DType.IsFloat() {
+			return fmt.Errorf("%w: loss variable %q is %v; a loss must be floating-point", ErrBuild, n, v.info.DType)
+		}
+	}
+	added := false
+	for _, n := range names {
+		if !slices.Contains(g.losses, n) {
+			g.losses = append(g.losses, n)
+			added = true
+		}
+	}
+	if added {
+		g.version++
+	}
 	return nil
 }
 
