@@ -202,3 +202,42 @@ func (g *Graph) ScatterNDAdd(ref, indices, updates *Variable) *Variable {
 func (g *Graph) ScatterNDSub(ref, indices, updates *Variable) *Variable {
 	return g.Apply("scatter_nd_sub", ops.Args{}, ref, indices, updates)
 }
+
+// SizeOf returns the number of elements of x as an int64 scalar.
+func (g *Graph) SizeOf(x *Variable) *Variable { return g.Apply("size", ops.Args{}, x) }
+
+// RankOf returns the rank of x as an int32 scalar.
+func (g *Graph) RankOf(x *Variable) *Variable { return g.Apply("rank", ops.Args{}, x) }
+
+// SizeAt returns the size of x along axis as an int64 scalar.
+func (g *Graph) SizeAt(x *Variable, axis int) *Variable {
+	return g.Apply("size_at", ops.Args{I: []int64{int64(axis)}}, x)
+}
+
+// Flatten returns the elements of xs (of one dtype) joined into one
+// vector, each read row-major, or column-major when columnMajor is set.
+func (g *Graph) Flatten(columnMajor bool, xs ...*Variable) *Variable {
+	order := int64('c')
+	if columnMajor {
+		order = 'f'
+	}
+	return g.Apply("flatten", ops.Args{I: []int64{order}}, xs...)
+}
+
+// Repeat returns v with each element along axis repeated count times
+// (numpy's repeat).
+func (v *Variable) Repeat(count, axis int) *Variable {
+	return v.apply("repeat", ops.Args{I: []int64{int64(count), int64(axis)}})
+}
+
+// RepeatEach returns v with element i along axis repeated counts[i] times.
+func (v *Variable) RepeatEach(counts []int, axis int) *Variable {
+	return v.apply("repeat", ops.Args{I: append(toInt64(counts), int64(axis))})
+}
+
+// ReverseSequence returns x with, for each entry b along batchAxis, the
+// first lengths[b] elements along seqAxis reversed (a length beyond the
+// axis is a run-time error).
+func (g *Graph) ReverseSequence(x, lengths *Variable, seqAxis, batchAxis int) *Variable {
+	return g.Apply("reverse_sequence", ops.Args{I: []int64{int64(seqAxis), int64(batchAxis)}}, x, lengths)
+}

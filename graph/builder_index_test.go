@@ -28,13 +28,14 @@ func TestIndexBuilders(t *testing.T) {
 	sc := g.ScatterAdd(g.Const("ref", ndarray.Must(ndarray.FromSlice([]float64{0, 0, 0}, 3))),
 		g.Const("at", ndarray.Must(ndarray.FromSlice([]int64{2, 2}, 2))),
 		g.Const("up", ndarray.Must(ndarray.FromSlice([]float64{1, 5}, 2)))).Named("sc")
+	fl := g.Flatten(true, g.Const("m", ndarray.Must(ndarray.FromSlice([]int32{1, 2, 3, 4}, 2, 2)))).Repeat(2, 0).Named("fl")
 	oh := g.OneHot(g.Const("cls", ndarray.Must(ndarray.FromSlice([]int64{1, 0}, 2))), 2).Named("oh")
-	for _, v := range []*graph.Variable{masked, first, cs, sc, oh} {
+	for _, v := range []*graph.Variable{masked, first, cs, sc, oh, fl} {
 		if v.Err() != nil {
 			t.Fatal(v.Err())
 		}
 	}
-	out, err := exec.Output(g, nil, "masked", "first", "cs", "sc", "oh")
+	out, err := exec.Output(g, nil, "masked", "first", "cs", "sc", "oh", "fl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +45,7 @@ func TestIndexBuilders(t *testing.T) {
 		"cs":     ndarray.Must(ndarray.FromSlice([]float64{6, 5, 3}, 3)),
 		"sc":     ndarray.Must(ndarray.FromSlice([]float64{0, 0, 6}, 3)),
 		"oh":     ndarray.Must(ndarray.FromSlice([]float32{0, 1, 1, 0}, 2, 2)),
+		"fl":     ndarray.Must(ndarray.FromSlice([]int32{1, 1, 3, 3, 2, 2, 4, 4}, 8)),
 	} {
 		if !ndarray.Equal(out[name], want) {
 			t.Errorf("%s = %v, want %v", name, out[name], want)

@@ -200,28 +200,71 @@ func genScatterND(r *rand.Rand) dcase {
 	return dcase{in: []dinput{dvar(rnd(r, s...)), dfix(ndarray.Must(ndarray.Wrap(v, m, k))), dvar(rnd(r, us...))}}
 }
 
+func genFlatten(r *rand.Rand) dcase {
+	var in []dinput
+	for n := 1 + r.IntN(3); n > 0; n-- {
+		in = append(in, dvar(rnd(r, randShape(r, 3)...)))
+	}
+	a := ops.Args{}
+	switch r.IntN(3) {
+	case 0:
+		a.I = []int64{'f'}
+	case 1:
+		a.I = []int64{'c'}
+	}
+	return dcase{args: a, in: in}
+}
+
+func genRepeat(r *rand.Rand) dcase {
+	s := nonEmpty(r, 3)
+	axis := r.IntN(len(s))
+	var reps []int64
+	if r.IntN(2) == 0 {
+		reps = []int64{int64(r.IntN(3))}
+	} else {
+		for i := 0; i < s[axis]; i++ {
+			reps = append(reps, int64(r.IntN(3)))
+		}
+	}
+	return dcase{args: ops.Args{I: append(reps, maybeNeg(r, axis, len(s)))}, in: []dinput{dvar(rnd(r, s...))}}
+}
+
+func genReverseSequence(r *rand.Rand) dcase {
+	s := append(nonEmpty(r, 2), 1+r.IntN(3))
+	p := r.Perm(len(s))
+	seq, batch := p[0], p[1]
+	lens := make([]int64, s[batch])
+	for i := range lens {
+		lens[i] = int64(r.IntN(s[seq] + 1))
+	}
+	return dcase{args: ops.Args{I: []int64{maybeNeg(r, seq, len(s)), int64(batch)}}, in: []dinput{dvar(rnd(r, s...)), dfix(i64s(lens...))}}
+}
+
 func init() {
 	nonZero := func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.5, 2, s...) }
 	for name, g := range map[string]dgen{
-		"gather":         genGather,
-		"gather_nd":      genGatherND,
-		"slice":          genSlice,
-		"split":          genSplit,
-		"split_v":        genSplitV,
-		"reverse":        genReverse,
-		"cumsum":         genPrefix,
-		"cumprod":        genPrefix,
-		"Where":          genWhere,
-		"where_np":       genWhere,
-		"scatter_add":    genScatter(rnd, rnd),
-		"scatter_sub":    genScatter(rnd, rnd),
-		"scatter_mul":    genScatter(rnd, nonZero),
-		"scatter_div":    genScatter(rnd, nonZero),
-		"scatter_max":    genScatter(opcases.Distinct, opcases.Shifted),
-		"scatter_min":    genScatter(opcases.Distinct, opcases.Shifted),
-		"scatter_upd":    genScatter(rnd, rnd),
-		"scatter_nd_add": genScatterND,
-		"scatter_nd_sub": genScatterND,
+		"gather":           genGather,
+		"gather_nd":        genGatherND,
+		"slice":            genSlice,
+		"split":            genSplit,
+		"split_v":          genSplitV,
+		"reverse":          genReverse,
+		"cumsum":           genPrefix,
+		"cumprod":          genPrefix,
+		"Where":            genWhere,
+		"where_np":         genWhere,
+		"scatter_add":      genScatter(rnd, rnd),
+		"scatter_sub":      genScatter(rnd, rnd),
+		"scatter_mul":      genScatter(rnd, nonZero),
+		"scatter_div":      genScatter(rnd, nonZero),
+		"scatter_max":      genScatter(opcases.Distinct, opcases.Shifted),
+		"scatter_min":      genScatter(opcases.Distinct, opcases.Shifted),
+		"scatter_upd":      genScatter(rnd, rnd),
+		"scatter_nd_add":   genScatterND,
+		"scatter_nd_sub":   genScatterND,
+		"flatten":          genFlatten,
+		"repeat":           genRepeat,
+		"reverse_sequence": genReverseSequence,
 	} {
 		familyDgens[name] = g
 	}
