@@ -241,3 +241,64 @@ func (v *Variable) RepeatEach(counts []int, axis int) *Variable {
 func (g *Graph) ReverseSequence(x, lengths *Variable, seqAxis, batchAxis int) *Variable {
 	return g.Apply("reverse_sequence", ops.Args{I: []int64{int64(seqAxis), int64(batchAxis)}}, x, lengths)
 }
+
+// SegmentSum sums the rows (slices along axis 0) of x with the same id;
+// ids, one per row, are sorted; the result has last id + 1 rows (empty
+// segments give 0).
+func (g *Graph) SegmentSum(x, ids *Variable) *Variable {
+	return g.Apply("segment_sum", ops.Args{}, x, ids)
+}
+
+// SegmentMean is SegmentSum averaging.
+func (g *Graph) SegmentMean(x, ids *Variable) *Variable {
+	return g.Apply("segment_mean", ops.Args{}, x, ids)
+}
+
+// SegmentMax is SegmentSum taking the largest.
+func (g *Graph) SegmentMax(x, ids *Variable) *Variable {
+	return g.Apply("segment_max", ops.Args{}, x, ids)
+}
+
+// SegmentMin is SegmentSum taking the smallest.
+func (g *Graph) SegmentMin(x, ids *Variable) *Variable {
+	return g.Apply("segment_min", ops.Args{}, x, ids)
+}
+
+// SegmentProd is SegmentSum multiplying (empty segments give 1).
+func (g *Graph) SegmentProd(x, ids *Variable) *Variable {
+	return g.Apply("segment_prod", ops.Args{}, x, ids)
+}
+
+// UnsortedSegmentSum sums the rows of x with the same id (any order, in
+// [0, num)) into num rows.
+func (g *Graph) UnsortedSegmentSum(x, ids *Variable, num int) *Variable {
+	return g.Apply("unsorted_segment_sum", ops.Args{I: []int64{int64(num)}}, x, ids)
+}
+
+// UnsortedSegmentMean is UnsortedSegmentSum averaging.
+func (g *Graph) UnsortedSegmentMean(x, ids *Variable, num int) *Variable {
+	return g.Apply("unsorted_segment_mean", ops.Args{I: []int64{int64(num)}}, x, ids)
+}
+
+// UnsortedSegmentMax is UnsortedSegmentSum taking the largest (an empty
+// segment gives the dtype's lowest value, -Inf for floats).
+func (g *Graph) UnsortedSegmentMax(x, ids *Variable, num int) *Variable {
+	return g.Apply("unsorted_segment_max", ops.Args{I: []int64{int64(num)}}, x, ids)
+}
+
+// UnsortedSegmentMin is UnsortedSegmentSum taking the smallest (an empty
+// segment gives the dtype's highest value, +Inf for floats).
+func (g *Graph) UnsortedSegmentMin(x, ids *Variable, num int) *Variable {
+	return g.Apply("unsorted_segment_min", ops.Args{I: []int64{int64(num)}}, x, ids)
+}
+
+// UnsortedSegmentProd is UnsortedSegmentSum multiplying.
+func (g *Graph) UnsortedSegmentProd(x, ids *Variable, num int) *Variable {
+	return g.Apply("unsorted_segment_prod", ops.Args{I: []int64{int64(num)}}, x, ids)
+}
+
+// UnsortedSegmentSqrtN is UnsortedSegmentSum divided by the square root of
+// each segment's row count.
+func (g *Graph) UnsortedSegmentSqrtN(x, ids *Variable, num int) *Variable {
+	return g.Apply("unsorted_segment_sqrt_n", ops.Args{I: []int64{int64(num)}}, x, ids)
+}

@@ -29,13 +29,15 @@ func TestIndexBuilders(t *testing.T) {
 		g.Const("at", ndarray.Must(ndarray.FromSlice([]int64{2, 2}, 2))),
 		g.Const("up", ndarray.Must(ndarray.FromSlice([]float64{1, 5}, 2)))).Named("sc")
 	fl := g.Flatten(true, g.Const("m", ndarray.Must(ndarray.FromSlice([]int32{1, 2, 3, 4}, 2, 2)))).Repeat(2, 0).Named("fl")
+	seg := g.UnsortedSegmentSum(g.Const("sx", ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3}, 3))),
+		g.Const("sid", ndarray.Must(ndarray.FromSlice([]int32{1, 0, 1}, 3))), 2).Named("seg")
 	oh := g.OneHot(g.Const("cls", ndarray.Must(ndarray.FromSlice([]int64{1, 0}, 2))), 2).Named("oh")
-	for _, v := range []*graph.Variable{masked, first, cs, sc, oh, fl} {
+	for _, v := range []*graph.Variable{masked, first, cs, sc, oh, fl, seg} {
 		if v.Err() != nil {
 			t.Fatal(v.Err())
 		}
 	}
-	out, err := exec.Output(g, nil, "masked", "first", "cs", "sc", "oh", "fl")
+	out, err := exec.Output(g, nil, "masked", "first", "cs", "sc", "oh", "fl", "seg")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +47,7 @@ func TestIndexBuilders(t *testing.T) {
 		"cs":     ndarray.Must(ndarray.FromSlice([]float64{6, 5, 3}, 3)),
 		"sc":     ndarray.Must(ndarray.FromSlice([]float64{0, 0, 6}, 3)),
 		"oh":     ndarray.Must(ndarray.FromSlice([]float32{0, 1, 1, 0}, 2, 2)),
+		"seg":    ndarray.Must(ndarray.FromSlice([]float64{2, 4}, 2)),
 		"fl":     ndarray.Must(ndarray.FromSlice([]int32{1, 1, 3, 3, 2, 2, 4, 4}, 8)),
 	} {
 		if !ndarray.Equal(out[name], want) {

@@ -46,6 +46,15 @@ func TestIndexOpErrors(t *testing.T) {
 		{"scatter_div int by zero", "scatter_div", ops.Args{}, []*ndarray.Array{i32([]int{2}, 4, 2), i64([]int{1}, 0), i32([]int{1}, 0)}, []string{"scatter_div", "division by zero"}},
 		{"scatter_nd_add index", "scatter_nd_add", ops.Args{}, []*ndarray.Array{ref, i64([]int{1, 2}, 1, 2), f64([]int{1}, 1)}, []string{"scatter_nd_add", "[1 2]", "[4 2]"}},
 		{"scatter_nd_sub updates", "scatter_nd_sub", ops.Args{}, []*ndarray.Array{ref, i64([]int{1, 1}, 1), f64([]int{3}, 1, 2, 3)}, []string{"scatter_nd_sub", "updates of shape [3]"}},
+		{"segment ids unsorted", "segment_sum", ops.Args{}, []*ndarray.Array{ref, i64([]int{4}, 0, 2, 1, 3)}, []string{"segment_sum", "id 1", "position 2", "sorted"}},
+		{"segment ids count", "segment_max", ops.Args{}, []*ndarray.Array{ref, i64([]int{3}, 0, 1, 2)}, []string{"segment_max", "[3]", "[4 2]"}},
+		{"unsorted segment id", "unsorted_segment_sum", ops.Args{I: []int64{2}}, []*ndarray.Array{ref, i64([]int{4}, 0, 1, 2, 0)}, []string{"unsorted_segment_sum", "id 2", "position 2", "2 segments"}},
+		{"unsorted segment negative id", "unsorted_segment_prod", ops.Args{I: []int64{2}}, []*ndarray.Array{ref, i64([]int{4}, 0, -1, 1, 0)}, []string{"unsorted_segment_prod", "id -1"}},
+		{"unsorted segment no count", "unsorted_segment_mean", ops.Args{}, []*ndarray.Array{ref, i64([]int{4}, 0, 1, 1, 0)}, []string{"unsorted_segment_mean", "number of segments"}},
+		{"reverse_sequence length", "reverse_sequence", ops.Args{I: []int64{1, 0}}, []*ndarray.Array{x, i64([]int{3}, 1, 5, 0)}, []string{"reverse_sequence", "length 5", "[3 4]"}},
+		{"repeat counts", "repeat", ops.Args{I: []int64{1, 2, 0}}, []*ndarray.Array{x}, []string{"repeat", "2 repeat counts", "size 3"}},
+		{"flatten order", "flatten", ops.Args{I: []int64{7}}, []*ndarray.Array{x}, []string{"flatten", "order 7"}},
+		{"size_at axis", "size_at", ops.Args{I: []int64{-3}}, []*ndarray.Array{x}, []string{"size_at", "axis -3"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d, ok := ops.Lookup(c.op)

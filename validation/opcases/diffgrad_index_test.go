@@ -240,6 +240,40 @@ func genReverseSequence(r *rand.Rand) dcase {
 	return dcase{args: ops.Args{I: []int64{maybeNeg(r, seq, len(s)), int64(batch)}}, in: []dinput{dvar(rnd(r, s...)), dfix(i64s(lens...))}}
 }
 
+// genSegment returns a generator of segment reductions over rows drawn
+// by vals: sorted ids (gaps allowed) or unsorted ids covering every
+// segment (an empty unsorted max or min is ∓Inf), the count as int arg 0
+// or an input.
+func genSegment(vals func(r *rand.Rand, s ...int) *ndarray.Array, sorted bool) dgen {
+	return func(r *rand.Rand) dcase {
+		s := nonEmpty(r, 3)
+		rows := s[0] + 1 + r.IntN(3)
+		s[0] = rows
+		x := dvar(vals(r, s...))
+		ids := make([]int64, rows)
+		if sorted {
+			id := int64(0)
+			for i := range ids {
+				id += int64(r.IntN(3) / 2 * (1 + r.IntN(2)))
+				ids[i] = id
+			}
+			return dcase{in: []dinput{x, dfix(i64s(ids...))}}
+		}
+		num := 1 + r.IntN(rows)
+		for i := range ids {
+			ids[i] = int64(r.IntN(num))
+			if i < num {
+				ids[i] = int64(i)
+			}
+		}
+		r.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
+		if r.IntN(2) == 0 {
+			return dcase{args: ops.Args{I: []int64{int64(num)}}, in: []dinput{x, dfix(i64s(ids...))}}
+		}
+		return dcase{in: []dinput{x, dfix(i64s(ids...)), dfix(ndarray.Must(ndarray.Wrap([]int64{int64(num)})))}}
+	}
+}
+
 func init() {
 	nonZero := func(r *rand.Rand, s ...int) *ndarray.Array { return away(r, 0.5, 2, s...) }
 	for name, g := range map[string]dgen{
@@ -265,6 +299,18 @@ func init() {
 		"flatten":          genFlatten,
 		"repeat":           genRepeat,
 		"reverse_sequence": genReverseSequence,
+
+		"segment_sum":             genSegment(rnd, true),
+		"segment_mean":            genSegment(rnd, true),
+		"segment_max":             genSegment(opcases.Distinct, true),
+		"segment_min":             genSegment(opcases.Distinct, true),
+		"segment_prod":            genSegment(rnd, true),
+		"unsorted_segment_sum":    genSegment(rnd, false),
+		"unsorted_segment_mean":   genSegment(rnd, false),
+		"unsorted_segment_max":    genSegment(opcases.Distinct, false),
+		"unsorted_segment_min":    genSegment(opcases.Distinct, false),
+		"unsorted_segment_prod":   genSegment(rnd, false),
+		"unsorted_segment_sqrt_n": genSegment(rnd, false),
 	} {
 		familyDgens[name] = g
 	}
