@@ -628,6 +628,13 @@ func whereDef(name, doc string) *Def {
 				if o.UnknownRank {
 					o = same(y)
 				}
+				if c := in[0]; !c.UnknownRank && !o.UnknownRank {
+					full := len(c.Shape) == len(o.Shape) && o.Admits(c.Shape)
+					rows := len(c.Shape) == 1 && len(o.Shape) > 1 && (Info{Shape: o.Shape[:1]}).Admits(c.Shape)
+					if !full && !rows {
+						return nil, fmt.Errorf("%s: condition of shape %v for x of shape %v (want x's shape or a vector along its first axis)", name, c.Shape, o.Shape)
+					}
+				}
 				return infos(o), nil
 			}
 			return nil, fmt.Errorf("%s takes 1 input (coordinates) or 3 (condition, x, y), got %d", name, len(in))
