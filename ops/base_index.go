@@ -446,21 +446,21 @@ var stridedSliceBpOp = Register(&Def{
 
 // ---------------------------------------------------------------- scatter_nd_update
 
-// scatterNDPlan checks scatter_nd_update's shapes and returns, per update
-// slot (a row of indices), the packed offset in ref of its slice, and the
-// slice length.
-func scatterNDPlan(ref []int, idx *ndarray.Array, upd []int) (starts []int, slice int, err error) {
+// scatterNDPlan checks the shapes of op (scatter_nd_update, _add or _sub)
+// and returns, per update slot (a row of indices), the packed offset in ref
+// of its slice, and the slice length.
+func scatterNDPlan(op string, ref []int, idx *ndarray.Array, upd []int) (starts []int, slice int, err error) {
 	is := idx.Shape()
 	if len(is) == 0 {
-		return nil, 0, fmt.Errorf("scatter_nd_update: the indices are a scalar; they need a last axis of index tuples")
+		return nil, 0, fmt.Errorf("%s: the indices are a scalar; they need a last axis of index tuples", op)
 	}
 	k := is[len(is)-1]
 	if k > len(ref) {
-		return nil, 0, fmt.Errorf("scatter_nd_update: index tuples of %d entries into shape %v", k, ref)
+		return nil, 0, fmt.Errorf("%s: index tuples of %d entries into shape %v", op, k, ref)
 	}
 	want := append(append([]int(nil), is[:len(is)-1]...), ref[k:]...)
 	if !ndarray.SameShape(want, upd) {
-		return nil, 0, fmt.Errorf("scatter_nd_update: updates of shape %v; indices %v into shape %v need %v", upd, is, ref, want)
+		return nil, 0, fmt.Errorf("%s: updates of shape %v; indices %v into shape %v need %v", op, upd, is, ref, want)
 	}
 	slice = 1
 	for _, d := range ref[k:] {
@@ -478,7 +478,7 @@ func scatterNDPlan(ref []int, idx *ndarray.Array, upd []int) (starts []int, slic
 		for j := 0; j < k; j++ {
 			v := int(vals[r*k+j])
 			if v < 0 || v >= ref[j] {
-				return nil, 0, fmt.Errorf("scatter_nd_update: index %v (row %d of the indices) is out of range for shape %v", vals[r*k:r*k+k], r, ref)
+				return nil, 0, fmt.Errorf("%s: index %v (row %d of the indices) is out of range for shape %v", op, vals[r*k:r*k+k], r, ref)
 			}
 			off += v * strides[j]
 		}
@@ -556,7 +556,7 @@ var scatterNDUpdateOp = Register(&Def{
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
 		ref, idx, upd := in[0], in[1], in[2]
-		starts, slice, err := scatterNDPlan(ref.Shape(), idx, upd.Shape())
+		starts, slice, err := scatterNDPlan("scatter_nd_update", ref.Shape(), idx, upd.Shape())
 		if err != nil {
 			return nil, err
 		}
@@ -592,7 +592,7 @@ var scatterNDUpdateBpOp = Register(&Def{
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
 		ref, idx, upd, g := in[0], in[1], in[2], in[3]
-		starts, slice, err := scatterNDPlan(ref.Shape(), idx, upd.Shape())
+		starts, slice, err := scatterNDPlan("scatter_nd_update", ref.Shape(), idx, upd.Shape())
 		if err != nil {
 			return nil, err
 		}
