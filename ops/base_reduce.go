@@ -72,16 +72,18 @@ func reduceDef(name string, op ndarray.ReduceOp, doc string, grad GradFunc) *Def
 	return &Def{
 		Name: name, Type: Custom, MinIn: 1, MaxIn: 2, Doc: doc, NonDiff: []int{1}, Grad: grad,
 		Infer: func(in []Info, a *Args) ([]Info, error) {
-			if op == ndarray.All || op == ndarray.Any {
-				if in[0].DType != ndarray.Bool {
-					return nil, fmt.Errorf("%s needs a bool input, not %v", name, in[0].DType)
+			boolOut := op == ndarray.All || op == ndarray.Any
+			if !boolOut || in[0].DType != ndarray.Bool {
+				if err := needNumeric(name, in[0]); err != nil {
+					return nil, err
 				}
-			} else if err := needNumeric(name, in[0]); err != nil {
-				return nil, err
 			}
 			o, err := reduceInfo(name, in, a)
 			if err != nil {
 				return nil, err
+			}
+			if boolOut {
+				o.DType = ndarray.Bool
 			}
 			return infos(o), nil
 		},
@@ -94,8 +96,20 @@ func reduceDef(name string, op ndarray.ReduceOp, doc string, grad GradFunc) *Def
 			if err != nil {
 				return nil, fmt.Errorf("%s of shape %v: %w", name, in[0].Shape(), err)
 			}
-			out := c.Alloc(in[0].DType(), ndarray.ReducedShape(in[0].Shape(), ax, a.Bool(0, false)))
-			return one(out, ndarray.ReduceInto(op, out, in[0], ax))
+			x := in[0]
+			if (op == ndarray.All || op == ndarray.Any) && x.DType() != ndarray.Bool {
+				// libnd4j's reduce-bool ops test numbers for non-zero.
+				zero, err := ndarray.ScalarOf(x.DType(), 0)
+				if err != nil {
+					return nil, err
+				}
+				if x, err = compareFor(c, ndarray.Ne, x, zero); err != nil {
+					return nil, err
+				}
+				defer c.Release(x)
+			}
+			out := c.Alloc(x.DType(), ndarray.ReducedShape(x.Shape(), ax, a.Bool(0, false)))
+			return one(out, ndarray.ReduceInto(op, out, x, ax))
 		},
 	}
 }
@@ -106,8 +120,8 @@ var (
 	reduceMaxOp  = Register(legacy(reduceDef("reduce_max", ndarray.Max, "largest element over axes", reduceGrad("reduce_max_bp", Args.Clone)), ReduceSame, 1))
 	reduceMinOp  = Register(legacy(reduceDef("reduce_min", ndarray.Min, "smallest element over axes", reduceGrad("reduce_min_bp", Args.Clone)), ReduceSame, 2))
 	reduceProdOp = Register(legacy(reduceDef("reduce_prod", ndarray.Prod, "product over axes", reduceGrad("reduce_prod_bp", Args.Clone)), ReduceSame, 3))
-	allOp        = Register(legacy(reduceDef("all", ndarray.All, "true if every element over axes is true", nil), ReduceBool, 1))
-	anyOp        = Register(legacy(reduceDef("any", ndarray.Any, "true if some element over axes is true", nil), ReduceBool, 0))
+	allOp        = Register(legacy(reduceDef("all", ndarray.All, "true if every element over axes is true (numbers: non-zero)", nil), ReduceBool, 1))
+	anyOp        = Register(legacy(reduceDef("any", ndarray.Any, "true if some element over axes is true (numbers: non-zero)", nil), ReduceBool, 0))
 )
 
 // Index reductions: the position of the largest or smallest element along
