@@ -199,7 +199,7 @@ func TestRunsOnlyWhatIsNeeded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err) // also proves y, needed only by needs_y, is not required
 	}
-	if strings.Join(c.pre, ",") != "exp,multiply" || c.post != 2 {
+	if strings.Join(c.pre, ",") != "exp,mul_scalar" || c.post != 2 {
 		t.Errorf("ran %v (%d post events)", c.pre, c.post)
 	}
 	if out["a"].Float(1) != 2.718281828459045 || out["b"].Float(0) != 2 {

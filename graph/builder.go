@@ -38,17 +38,37 @@ func (v *Variable) scalarLike(s float64) *Variable {
 	return v.g.Scalar(v.info.DType, s)
 }
 
-// AddScalar returns v + s.
-func (v *Variable) AddScalar(s float64) *Variable { return v.Add(v.scalarLike(s)) }
+// The arithmetic with a number builds SameDiff's legacy scalar ops, as Java
+// writes x.add(2.0): the number is the op's argument (taken in v's dtype),
+// not a constant of the graph.
 
-// SubScalar returns v - s.
-func (v *Variable) SubScalar(s float64) *Variable { return v.Sub(v.scalarLike(s)) }
+// AddScalar returns v + s (op add_scalar).
+func (v *Variable) AddScalar(s float64) *Variable { return v.scalarOp("add_scalar", s) }
 
-// MulScalar returns v * s.
-func (v *Variable) MulScalar(s float64) *Variable { return v.Mul(v.scalarLike(s)) }
+// SubScalar returns v - s (op sub_scalar).
+func (v *Variable) SubScalar(s float64) *Variable { return v.scalarOp("sub_scalar", s) }
 
-// DivScalar returns v / s.
-func (v *Variable) DivScalar(s float64) *Variable { return v.Div(v.scalarLike(s)) }
+// MulScalar returns v * s (op mul_scalar).
+func (v *Variable) MulScalar(s float64) *Variable { return v.scalarOp("mul_scalar", s) }
+
+// DivScalar returns v / s (op div_scalar).
+func (v *Variable) DivScalar(s float64) *Variable { return v.scalarOp("div_scalar", s) }
+
+// RSubScalar returns s - v (op rsub_scalar).
+func (v *Variable) RSubScalar(s float64) *Variable { return v.scalarOp("rsub_scalar", s) }
+
+// RDivScalar returns s / v (op rdiv_scalar).
+func (v *Variable) RDivScalar(s float64) *Variable { return v.scalarOp("rdiv_scalar", s) }
+
+// MaxScalar returns the larger of v and s, elementwise (op max_scalar).
+func (v *Variable) MaxScalar(s float64) *Variable { return v.scalarOp("max_scalar", s) }
+
+// MinScalar returns the smaller of v and s, elementwise (op scalar_min).
+func (v *Variable) MinScalar(s float64) *Variable { return v.scalarOp("scalar_min", s) }
+
+func (v *Variable) scalarOp(op string, s float64) *Variable {
+	return v.apply(op, ops.Args{F: []float64{s}})
+}
 
 // PowScalar returns v raised to p.
 func (v *Variable) PowScalar(p float64) *Variable {
