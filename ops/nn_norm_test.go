@@ -1,0 +1,54 @@
+package ops_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Errors of the normalisation, layer and bitwise ops (ops/nn_norm.go,
+// ops/nn_layer.go, ops/bitwise.go); their values and gradients are checked
+// in validation/opcases.
+func TestNormLayerBitwiseErrors(t *testing.T) {
+	info := func(dt ndarray.DType, shape ...int) ops.Info { return ops.Info{DType: dt, Shape: shape} }
+	f, i := ndarray.Float64, ndarray.Int32
+	for _, c := range []struct {
+		op   string
+		args ops.Args
+		in   []ops.Info
+		msg  string
+	}{
+		{"batchnorm", ops.Args{I: []int64{1, 1, 1}}, []ops.Info{info(f, 2, 3), info(f, 3), info(f, 3), info(f, 3), info(f, 3)}, "mean has shape [3]; want [3]"},
+		{"batchnorm", ops.Args{I: []int64{1, 0}}, []ops.Info{info(f, 2, 3), info(f, 3), info(f, 3)}, "want 4 inputs"},
+		{"batchnorm", ops.Args{}, []ops.Info{info(f, 2, 3), info(f, 2), info(f, 3)}, "mean has shape [2]"},
+		{"layer_norm", ops.Args{}, []ops.Info{info(f, 2, 3), info(f, 3)}, "axes"},
+		{"layer_norm", ops.Args{I: []int64{1}}, []ops.Info{info(f, 2, 3), info(f, 2)}, "gain has shape [2]"},
+		{"xw_plus_b", ops.Args{}, []ops.Info{info(f, 2, 3), info(f, 4, 5), info(f, 5)}, "inner sizes 3 and 4"},
+		{"xw_plus_b", ops.Args{}, []ops.Info{info(f, 2, 3), info(f, 3, 5), info(f, 4)}, "bias"},
+		{"xw_plus_b", ops.Args{I: []int64{0, 0, 1}}, []ops.Info{info(f, 2, 3), info(f, 3, 5), info(f, 5)}, "int arg 2"},
+		{"top_k", ops.Args{I: []int64{5}}, []ops.Info{info(f, 2, 4)}, "k 5"},
+		{"bitwise_and", ops.Args{}, []ops.Info{info(f, 2), info(f, 2)}, "int32 or int64"},
+		{"shift_bits", ops.Args{}, []ops.Info{info(i, 2), info(ndarray.Int64, 2)}, "one dtype"},
+		{"bits_hamming_distance", ops.Args{}, []ops.Info{info(i, 2), info(i, 3)}, "one length"},
+	} {
+		d, _ := ops.Lookup(c.op)
+		c.in[0].Shape = append([]int(nil), c.in[0].Shape...)
+		if c.op == "batchnorm" && c.msg == "mean has shape [3]; want [3]" {
+			// Two axes want rank-2 parameters.
+			c.args.I = append(c.args.I, 0)
+			c.msg = "mean has shape [3]; want [2 3]"
+		}
+		_, err := d.Infer(c.in, &c.args)
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s %v: error %v, want one mentioning %q", c.op, c.in, err, c.msg)
+		}
+	}
+	// Run: a negative shift amount.
+	d, _ := ops.Lookup("shift_bits")
+	_, err := d.Run(nil, []*ndarray.Array{i32([]int{1}, 1), i32([]int{1}, -1)}, &ops.Args{})
+	if err == nil || !strings.Contains(err.Error(), "negative") {
+		t.Errorf("shift_bits by -1: error %v", err)
+	}
+}
