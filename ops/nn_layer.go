@@ -271,31 +271,16 @@ var topKOp = Register(&Def{
 		shape := append(slices.Clone(x.Shape()[:x.Rank()-1]), k)
 		vals := c.Alloc(x.DType(), shape)
 		idx := c.Alloc(ndarray.Int64, shape)
-		xv := x.Float64s()
-		rows := len(xv) / n
-		top := make([]int64, rows*k)
-		order := make([]int, n)
-		for r := 0; r < rows; r++ {
-			row := xv[r*n : (r+1)*n]
-			for i := range order {
-				order[i] = i
-			}
-			// Largest first, NaN above all (as libnd4j's comparisons leave
-			// it unordered, sdgo picks a rule), lower index first on ties.
-			sort.SliceStable(order, func(i, j int) bool {
-				a, b := row[order[i]], row[order[j]]
-				if a != a || b != b {
-					return a != a && b == b
-				}
-				return a > b
-			})
-			t := top[r*k : (r+1)*k]
-			for i := range t {
-				t[i] = int64(order[i])
-			}
-			if !sorted {
-				slices.Sort(t)
-			}
+		var top []int64
+		switch x.DType() {
+		case ndarray.Float32:
+			top = topKIndices(ndarray.Values[float32](x), n, k, sorted)
+		case ndarray.Float64:
+			top = topKIndices(ndarray.Values[float64](x), n, k, sorted)
+		case ndarray.Int32:
+			top = topKIndices(ndarray.Values[int32](x), n, k, sorted)
+		default:
+			top = topKIndices(ndarray.Values[int64](x), n, k, sorted)
 		}
 		// Gather the values in x's dtype, with no float64 round trip.
 		if err := gatherTopK(vals, x, top, n, k); err != nil {
@@ -330,6 +315,37 @@ var topKOp = Register(&Def{
 		return out
 	},
 })
+
+// topKIndices returns, for each row of n elements of xv, the row-relative
+// indices of its k largest elements: largest first (NaN above all, lower
+// index first on ties), or in index order when sorted is false. Elements
+// are compared in their own type: int64 values beyond 2^53 keep their order.
+func topKIndices[T float32 | float64 | int32 | int64](xv []T, n, k int, sorted bool) []int64 {
+	rows := len(xv) / n
+	top := make([]int64, rows*k)
+	order := make([]int, n)
+	for r := 0; r < rows; r++ {
+		row := xv[r*n : (r+1)*n]
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool {
+			a, b := row[order[i]], row[order[j]]
+			if a != a || b != b { // NaN (floats only)
+				return a != a && b == b
+			}
+			return a > b
+		})
+		t := top[r*k : (r+1)*k]
+		for i := range t {
+			t[i] = int64(order[i])
+		}
+		if !sorted {
+			slices.Sort(t)
+		}
+	}
+	return top
+}
 
 // lastSize is the size of an Info's last axis, -1 when unknown.
 func lastSize(i Info) int {

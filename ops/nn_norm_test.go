@@ -52,3 +52,18 @@ func TestNormLayerBitwiseErrors(t *testing.T) {
 		t.Errorf("shift_bits by -1: error %v", err)
 	}
 }
+
+// top_k ranks elements in their own type: int64 values that float64 cannot
+// tell apart (above 2^53) keep their order.
+func TestTopKLargeInt64(t *testing.T) {
+	d, _ := ops.Lookup("top_k")
+	big := int64(1) << 60
+	x := ndarray.Must(ndarray.FromSlice([]int64{big, big + 1, big + 3, big + 2}, 4))
+	out, err := d.Run(nil, []*ndarray.Array{x}, &ops.Args{I: []int64{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out[1].Int64s(); got[0] != 2 || got[1] != 3 {
+		t.Errorf("top 2 indices of 2^60 + [0 1 3 2]: %v, want [2 3]", got)
+	}
+}
