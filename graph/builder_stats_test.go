@@ -83,3 +83,69 @@ func TestStatsBuilders(t *testing.T) {
 		t.Error("moments of an int32 input: no error")
 	}
 }
+
+// The condition, index, merge and lookup builders.
+func TestMatchBuilders(t *testing.T) {
+	g := graph.New()
+	x := g.Var("x", ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 2, 3)))
+	a := g.Var("a", ndarray.Must(ndarray.FromSlice([]float64{1, 5}, 2)))
+	b := g.Var("b", ndarray.Must(ndarray.FromSlice([]float64{3, 2}, 2)))
+	ids := g.Const("ids", ndarray.Must(ndarray.FromSlice([]int64{1, 0}, 2)))
+	labels := g.Const("l", ndarray.Must(ndarray.FromSlice([]int64{0, 1}, 2)))
+	M := g.Math()
+	gt3 := graph.Condition{Mode: graph.GreaterThan, Value: 3}
+	vals, idx := M.ListDiff(a, b)
+	grids, err := M.MeshGrid(true, a, g.Var("c", ndarray.Must(ndarray.FromSlice([]float64{7, 8, 9}, 3))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		v    *graph.Variable
+		op   string
+		want []float64
+	}{
+		{g.MatchCondition(x, gt3), "match_condition_transform", []float64{0, 0, 0, 1, 1, 1}},
+		{g.MatchConditionCount(x, gt3, false, 1), "match_condition", []float64{0, 3}},
+		{M.FirstIndex(x, graph.Condition{Mode: graph.GreaterThan, Value: 1.5}, false, 1), "first_index", []float64{1, 0}},
+		{M.LastIndex(x, graph.Condition{Mode: graph.LessThan, Value: 4.5}, false), "last_index", []float64{3}},
+		{M.IsMax(x, 0), "ismax", []float64{0, 0, 0, 1, 1, 1}},
+		{M.IsNonDecreasing(x), "is_non_decreasing", []float64{1}},
+		{M.IsStrictlyIncreasing(a), "is_strictly_increasing", []float64{1}},
+		{M.ConfusionMatrix(labels, ids, graph.ConfusionMatrixConfig{}), "confusion_matrix", []float64{0, 1, 1, 0}},
+		{vals, "listdiff", []float64{1, 5}},
+		{idx, "listdiff", []float64{0, 1}},
+		{M.MergeAvg(a, b), "mergeavg", []float64{2, 3.5}},
+		{M.MergeMax(a, b), "mergemax", []float64{3, 5}},
+		{M.MergeMaxIndex(a, b), "mergemaxindex", []float64{1, 0}},
+		{grids[0], "meshgrid", []float64{1, 5, 1, 5, 1, 5}},
+		{grids[1], "meshgrid", []float64{7, 7, 8, 8, 9, 9}},
+		{M.EmbeddingLookup(x, ids), "embedding_lookup", []float64{4, 5, 6, 1, 2, 3}},
+	}
+	var names []string
+	for i, c := range cases {
+		if c.v.Err() != nil {
+			t.Fatalf("case %d (%s): %v", i, c.op, c.v.Err())
+		}
+		if o := c.v.Op(); o.OpName() != c.op {
+			t.Errorf("case %d: op %s, want %s", i, o.OpName(), c.op)
+		}
+		names = append(names, c.v.Name())
+	}
+	out, err := exec.Output(g, nil, names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		got := out[c.v.Name()].Float64s()
+		if len(got) != len(c.want) {
+			t.Errorf("case %d (%s) = %v, want %v", i, c.op, got, c.want)
+			continue
+		}
+		for j := range got {
+			if got[j] != c.want[j] {
+				t.Errorf("case %d (%s) = %v, want %v", i, c.op, got, c.want)
+				break
+			}
+		}
+	}
+}
