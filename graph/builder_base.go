@@ -1,0 +1,71 @@
+package graph
+
+import (
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// SameDiff's base-namespace ops of ops/base_misc.go and
+// ops/base_partition.go: dot, tensordot, create, set_scalar, set_shape,
+// is_numeric_tensor, min_max_datatype, and the partition ops.
+
+// DotConfig are Dot's options.
+type DotConfig struct {
+	// Axes are the axes summed over; none (the default) means all.
+	Axes []int
+	// KeepDims keeps the summed axes with size 1; false by default.
+	KeepDims bool
+}
+
+// Dot is Σ x·y over the axes of two arrays of one shape (op dot). A nil
+// config sums over every axis.
+func (g *Graph) Dot(x, y *Variable, cfg *DotConfig) *Variable {
+	var c DotConfig
+	if cfg != nil {
+		c = *cfg
+	}
+	return g.Apply("dot", ops.Args{Dims: append([]int(nil), c.Axes...), B: []bool{c.KeepDims}}, x, y)
+}
+
+// TensorDot contracts a and b over the paired axes axesA[i], axesB[i]; the
+// result has a's remaining axes then b's (op tensordot, libnd4j's
+// tensormmul).
+func (g *Graph) TensorDot(a, b *Variable, axesA, axesB []int) *Variable {
+	args := append(append(append([]int64{int64(len(axesA))}, toInt64(axesA)...), int64(len(axesB))), toInt64(axesB)...)
+	return g.Apply("tensordot", ops.Args{I: args}, a, b)
+}
+
+// Create returns zeros of dtype dt in the shape held by the integer vector
+// shape (op create).
+func (g *Graph) Create(shape *Variable, dt ndarray.DType) *Variable {
+	return g.Apply("create", ops.Args{I: []int64{'c', int64(dt)}}, shape)
+}
+
+// SetScalar returns s in every element of x's shape and dtype (op
+// set_scalar).
+func (g *Graph) SetScalar(x *Variable, s float64) *Variable {
+	return g.Apply("set_scalar", ops.Args{F: []float64{s}}, x)
+}
+
+// SetShape returns x's elements in the shape held by the integer vector
+// shape (op set_shape).
+func (g *Graph) SetShape(x, shape *Variable) *Variable {
+	return g.Apply("set_shape", ops.Args{}, x, shape)
+}
+
+// IsNumericTensor is a bool scalar, true when x holds floating-point or
+// integer numbers (op is_numeric_tensor).
+func (g *Graph) IsNumericTensor(x *Variable) *Variable {
+	return g.Apply("is_numeric_tensor", ops.Args{}, x)
+}
+
+// MinMaxDataType is the smallest (max false) or largest value of dtype dt
+// as libnd4j gives it: for floats the smallest positive normal number and
+// the largest finite one (op min_max_datatype).
+func (g *Graph) MinMaxDataType(dt ndarray.DType, max bool) *Variable {
+	m := int64(0)
+	if max {
+		m = 1
+	}
+	return g.Apply("min_max_datatype", ops.Args{I: []int64{int64(dt), m}})
+}

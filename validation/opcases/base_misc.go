@@ -1,0 +1,89 @@
+package opcases
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Cases of dot, tensordot and the small base ops of ops/base_misc.go,
+// worked out by hand:
+//   - [1 2 3]·[4 5 6] = 32; row by row, [[1 2] [3 4]]·[[5 6] [7 8]] is
+//     [1·5+2·6, 3·7+4·8] = [17 53].
+//   - a = [[1 2 3] [4 5 6]], b = [[1 2] [3 4] [5 6]]: contracting a's axis 1
+//     with b's axis 0 is the matrix product [[22 28] [49 64]]; a's axis 0
+//     with b's axis 1 gives out[i j] = a[0 i]·b[j 0] + a[1 i]·b[j 1] =
+//     [[9 19 29] [12 26 40] [15 33 51]]; a with itself over both axes is
+//     1+4+9+16+25+36 = 91.
+//   - tensormmul_bp of that product with gradO all ones: dA = G·bᵀ has
+//     b's row sums [3 7 11] in every row, dB = aᵀ·G a's column sums
+//     [5 7 9] in every column.
+//   - min_max_datatype gives libnd4j's DataTypeUtils::min/max: for floats
+//     the smallest positive normal number (1.175494e-38 as float32,
+//     2.2250738585072014e-308), the largest finite one (3.402823e+38 as
+//     float32, 1.7976931348623157e308); for integers their range's ends.
+
+func init() {
+	none := ops.Args{}
+	I := func(v ...int64) ops.Args { return ops.Args{I: v} }
+	s := func(sh ...int) []int { return sh }
+	a, b := counting(1, 2, 3), counting(1, 3, 2)
+	for _, c := range []fwd{
+		{"dot", "dot", none, arrays(f64(s(3), 1, 2, 3), f64(s(3), 4, 5, 6)), arrays(f64(nil, 32)), 0},
+		{"dot rows", "dot", ops.Args{Dims: []int{1}}, arrays(f64(s(2, 2), 1, 2, 3, 4), f64(s(2, 2), 5, 6, 7, 8)),
+			arrays(f64(s(2), 17, 53)), 0},
+		{"dot rows keepDims float32", "dot", ops.Args{Dims: []int{-1}, B: []bool{true}},
+			arrays(f32(s(2, 2), 1, 2, 3, 4), f32(s(2, 2), 5, 6, 7, 8)), arrays(f32(s(2, 1), 17, 53)), 0},
+		{"dot int32", "dot", none, arrays(i32(s(2), 1, 2), i32(s(2), 3, 4)), arrays(i32(nil, 11)), 0},
+		{"reduce_dot_bp", "reduce_dot_bp", ops.Args{Dims: []int{1}},
+			arrays(f64(s(2, 2), 1, 2, 3, 4), f64(s(2, 2), 5, 6, 7, 8), f64(s(2), 1, -1)),
+			arrays(f64(s(2, 2), 5, 6, -7, -8), f64(s(2, 2), 1, 2, -3, -4)), 0},
+		{"tensordot matrix product", "tensordot", I(1, 1, 1, 0), arrays(a, b), arrays(f64(s(2, 2), 22, 28, 49, 64)), 0},
+		{"tensordot float32", "tensordot", I(1, 1, 1, 0),
+			arrays(f32(s(2, 3), 1, 2, 3, 4, 5, 6), f32(s(3, 2), 1, 2, 3, 4, 5, 6)), arrays(f32(s(2, 2), 22, 28, 49, 64)), 0},
+		{"tensordot transposed axes", "tensordot", I(1, 0, 1, -1), arrays(a, b),
+			arrays(f64(s(3, 3), 9, 19, 29, 12, 26, 40, 15, 33, 51)), 0},
+		{"tensordot full contraction", "tensordot", I(2, 0, 1, 2, 0, 1), arrays(a, a), arrays(f64(nil, 91)), 0},
+		{"tensordot outer product", "tensordot", I(0, 0), arrays(f64(s(2), 1, 2), f64(s(2), 3, 4)),
+			arrays(f64(s(2, 2), 3, 4, 6, 8)), 0},
+		{"tensormmul_bp", "tensormmul_bp", I(1, 1, 1, 0), arrays(a, b, f64(s(2, 2), 1, 1, 1, 1)),
+			arrays(f64(s(2, 3), 3, 7, 11, 3, 7, 11), f64(s(3, 2), 5, 5, 7, 7, 9, 9)), 0},
+		{"create", "create", I('c', int64(ndarray.Float32)), arrays(i64(s(2), 2, 3)), arrays(f32(s(2, 3), 0, 0, 0, 0, 0, 0)), 0},
+		{"create f order int32", "create", I('f', int64(ndarray.Int32)), arrays(i32(s(1), 3)), arrays(i32(s(3), 0, 0, 0)), 0},
+		{"create default dtype", "create", none, arrays(i64(s(2), 1, 2)), arrays(f32(s(1, 2), 0, 0)), 0},
+		{"set_scalar", "set_scalar", ops.Args{F: []float64{2.5}}, arrays(f64(s(2), 1, -1)), arrays(f64(s(2), 2.5, 2.5)), 0},
+		{"set_scalar float32", "set_scalar", ops.Args{F: []float64{-1}}, arrays(f32(s(2, 1), 3, 4)), arrays(f32(s(2, 1), -1, -1)), 0},
+		{"set_scalar int32", "set_scalar", ops.Args{F: []float64{7}}, arrays(i32(s(3), 1, 2, 3)), arrays(i32(s(3), 7, 7, 7)), 0},
+		{"set_shape", "set_shape", none, arrays(a, i64(s(2), 3, 2)), arrays(f64(s(3, 2), 1, 2, 3, 4, 5, 6)), 0},
+		{"set_shape to a vector", "set_shape", none, arrays(i32(s(2, 2), 1, 2, 3, 4), i64(s(1), 4)), arrays(i32(s(4), 1, 2, 3, 4)), 0},
+		{"is_numeric_tensor float32", "is_numeric_tensor", none, arrays(f32(s(2), 1, 2)), arrays(bools(nil, true)), 0},
+		{"is_numeric_tensor int64", "is_numeric_tensor", none, arrays(i64(s(1), 1)), arrays(bools(nil, true)), 0},
+		{"is_numeric_tensor bool", "is_numeric_tensor", none, arrays(bools(s(1), true)), arrays(bools(nil, false)), 0},
+		{"is_numeric_tensor utf8", "is_numeric_tensor", none, arrays(ndarray.Must(ndarray.FromStrings([]string{"a"}, 1))),
+			arrays(bools(nil, false)), 0},
+		{"min_max_datatype float32 min", "min_max_datatype", I(5, 0), nil, arrays(f32(nil, 1.175494e-38)), 0},
+		{"min_max_datatype float32 max", "min_max_datatype", I(5, 1), nil, arrays(f32(nil, 3.402823e+38)), 0},
+		{"min_max_datatype float64 min", "min_max_datatype", I(6, 0), nil, arrays(f64(nil, 2.2250738585072014e-308)), 0},
+		{"min_max_datatype float64 max", "min_max_datatype", I(6, 1), nil, arrays(f64(nil, math.MaxFloat64)), 0},
+		{"min_max_datatype int32 min", "min_max_datatype", I(9, 0), nil, arrays(i32(nil, math.MinInt32)), 0},
+		{"min_max_datatype int64 max", "min_max_datatype", I(10, 1), nil, arrays(i64(nil, math.MaxInt64)), 0},
+		{"min_max_datatype bool max", "min_max_datatype", I(1, 1), nil, arrays(bools(nil, true)), 0},
+	} {
+		forward(c.name, c.op, c.args, c.in, c.want, c.tol)
+	}
+	rng := rand.New(rand.NewPCG(26, 12))
+	r := func(sh ...int) input { return in(randn(rng, sh...)) }
+	for _, c := range []grd{
+		{"dot", "dot", none, []input{r(2, 3), r(2, 3)}},
+		{"dot over axis 1", "dot", ops.Args{Dims: []int{1}}, []input{r(2, 3), r(2, 3)}},
+		{"dot keepDims", "dot", ops.Args{Dims: []int{0}, B: []bool{true}}, []input{r(3, 2), r(3, 2)}},
+		{"tensordot", "tensordot", I(1, 1, 1, 0), []input{r(2, 3), r(3, 4)}},
+		{"tensordot two axes", "tensordot", I(2, 1, 2, 2, 1, 0), []input{r(2, 3, 4), r(4, 3, 2)}},
+		{"set_scalar", "set_scalar", ops.Args{F: []float64{1.5}}, []input{r(2, 2)}},
+		{"set_shape", "set_shape", none, []input{r(2, 3), fixed(ints(3, 2))}},
+	} {
+		gradient(c.name, c.op, c.args, c.in)
+	}
+}
