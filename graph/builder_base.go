@@ -69,3 +69,16 @@ func (g *Graph) MinMaxDataType(dt ndarray.DType, max bool) *Variable {
 	}
 	return g.Apply("min_max_datatype", ops.Args{I: []int64{int64(dt), m}})
 }
+
+// DynamicPartition splits x's slices by the integer partitions (whose
+// shape begins x's) into n outputs: output p holds, in order, the slices
+// whose partition number is p (op dynamic_partition).
+func (g *Graph) DynamicPartition(x, partitions *Variable, n int) ([]*Variable, error) {
+	return g.Op("dynamic_partition", ops.Args{I: []int64{int64(n)}}, x, partitions)
+}
+
+// DynamicStitch interleaves data[j] into one array: out[indices[j][i...]] =
+// data[j][i...] (op dynamic_stitch); rows no index names are zero.
+func (g *Graph) DynamicStitch(indices, data []*Variable) *Variable {
+	return g.Apply("dynamic_stitch", ops.Args{}, append(append([]*Variable(nil), indices...), data...)...)
+}

@@ -36,3 +36,24 @@ func TestBaseMiscBuilders(t *testing.T) {
 		}
 	}
 }
+
+// DynamicPartition and DynamicStitch: output shapes from constant
+// partitions and indices.
+func TestPartitionBuilders(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 4, 2)
+	p := g.Const("p", ndarray.Must(ndarray.FromSlice([]int32{1, 0, 1, 1}, 4)))
+	parts, err := g.DynamicPartition(x, p, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 2 || !ndarray.SameShape(parts[0].Shape(), []int{1, 2}) || !ndarray.SameShape(parts[1].Shape(), []int{3, 2}) {
+		t.Fatalf("partitions %v", parts)
+	}
+	i0 := g.Const("i0", ndarray.Must(ndarray.FromSlice([]int32{1}, 1)))
+	i1 := g.Const("i1", ndarray.Must(ndarray.FromSlice([]int32{0, 2, 3}, 3)))
+	y := g.DynamicStitch([]*graph.Variable{i0, i1}, parts)
+	if err := y.Err(); err != nil || !ndarray.SameShape(y.Shape(), []int{4, 2}) {
+		t.Fatalf("stitch: %v %v", y.Shape(), err)
+	}
+}
