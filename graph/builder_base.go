@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"fmt"
+
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
@@ -81,4 +83,58 @@ func (g *Graph) DynamicPartition(x, partitions *Variable, n int) ([]*Variable, e
 // data[j][i...] (op dynamic_stitch); rows no index names are zero.
 func (g *Graph) DynamicStitch(indices, data []*Variable) *Variable {
 	return g.Apply("dynamic_stitch", ops.Args{}, append(append([]*Variable(nil), indices...), data...)...)
+}
+
+// BatchMmulConfig are BatchMmul's options.
+type BatchMmulConfig struct {
+	// TransA and TransB transpose every A or every B; false by default.
+	TransA, TransB bool
+	// Alpha scales every product; 0 (the default) means 1.
+	Alpha float64
+}
+
+// BatchMmul returns alpha·op(as[e])·op(bs[e]) for each pair of matrices
+// (op batched_gemm). The matrices' sizes must be known when the graph is
+// built: the op stores M, N and K. A nil config is the defaults.
+func (g *Graph) BatchMmul(as, bs []*Variable, cfg *BatchMmulConfig) ([]*Variable, error) {
+	var c BatchMmulConfig
+	if cfg != nil {
+		c = *cfg
+	}
+	if len(as) == 0 || len(as) != len(bs) {
+		return nil, fmt.Errorf("BatchMmul: %d As and %d Bs; there must be as many, at least one", len(as), len(bs))
+	}
+	sa, sb := as[0].Shape(), bs[0].Shape()
+	if len(sa) != 2 || len(sb) != 2 || sa[0] < 0 || sa[1] < 0 || sb[0] < 0 || sb[1] < 0 {
+		return nil, fmt.Errorf("BatchMmul: matrices of known sizes needed, got shapes %v and %v", sa, sb)
+	}
+	m, k, n := sa[0], sa[1], sb[1]
+	if c.TransA {
+		m, k = k, m
+	}
+	if c.TransB {
+		n = sb[0]
+	}
+	lda, ldb := m, k
+	if c.TransA {
+		lda = k
+	}
+	if c.TransB {
+		ldb = n
+	}
+	alpha := c.Alpha
+	if alpha == 0 {
+		alpha = 1
+	}
+	dt := as[0].DType()
+	args := ops.Args{I: []int64{b01(c.TransA), b01(c.TransB), int64(m), int64(n), int64(k), int64(lda), int64(ldb), int64(m), int64(len(as))}}
+	in := append(append([]*Variable{g.Scalar(dt, alpha), g.Scalar(dt, 0)}, as...), bs...)
+	return g.Op("batched_gemm", args, in...)
+}
+
+func b01(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -57,3 +57,22 @@ func TestPartitionBuilders(t *testing.T) {
 		t.Fatalf("stitch: %v %v", y.Shape(), err)
 	}
 }
+
+// BatchMmul writes M, N, K from the matrices' shapes.
+func TestBatchMmulBuilder(t *testing.T) {
+	g := graph.New()
+	a0 := g.Placeholder("a0", ndarray.Float32, 3, 2)
+	a1 := g.Placeholder("a1", ndarray.Float32, 3, 2)
+	b0 := g.Placeholder("b0", ndarray.Float32, 4, 3)
+	b1 := g.Placeholder("b1", ndarray.Float32, 4, 3)
+	cs, err := g.BatchMmul([]*graph.Variable{a0, a1}, []*graph.Variable{b0, b1}, &graph.BatchMmulConfig{TransA: true, TransB: true, Alpha: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 || !ndarray.SameShape(cs[1].Shape(), []int{2, 4}) {
+		t.Fatalf("products %v", cs)
+	}
+	if _, err := g.BatchMmul([]*graph.Variable{a0}, nil, nil); err == nil {
+		t.Error("no error for unpaired matrices")
+	}
+}

@@ -39,6 +39,13 @@ func TestBaseMiscErrors(t *testing.T) {
 		{"set_shape", ops.Args{}, []ops.Info{info(f32, 2, 3), {DType: i64, Shape: []int{2}, Value: ndarray.Must(ndarray.FromSlice([]int64{4, 2}, 2))}},
 			[]string{"set_shape", "[2 3]", "[4 2]"}},
 		{"set_shape", ops.Args{}, []ops.Info{info(f32, 2, 3), info(i64, 2, 2)}, []string{"set_shape", "[2 2]"}},
+		{"batched_gemm", I(0, 0, 2, 2, 2, 2, 2, 2), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 2, 2)}, []string{"batched_gemm", "int args"}},
+		{"batched_gemm", I(0, 0, 2, 2, 2, 2, 2, 2, 2), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 2, 2)}, []string{"batched_gemm", "6 inputs"}},
+		{"batched_gemm", I(3, 0, 2, 2, 2, 2, 2, 2, 1), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 2, 2)}, []string{"batched_gemm", "transA"}},
+		{"batched_gemm", I(0, 0, 2, 2, 2, 1, 2, 2, 1), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 2, 2)}, []string{"batched_gemm", "ldA"}},
+		{"batched_gemm", I(0, 0, 2, 2, 3, 2, 3, 2, 1), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 3, 2)}, []string{"batched_gemm", "A 0", "[2 3]"}},
+		{"batched_gemm", I(0, 0, 2, 2, 2, 2, 2, 2, 1), []ops.Info{info(f32), info(ndarray.Float64), info(f32, 2, 2), info(f32, 2, 2)}, []string{"batched_gemm", "float64"}},
+		{"batched_gemm_bp", I(0, 0, 2, 2, 2, 2, 2, 2, 1), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 2, 2), info(f32, 3, 2)}, []string{"batched_gemm_bp", "[3 2]"}},
 		{"min_max_datatype", I(5), nil, []string{"min_max_datatype", "int args"}},
 		{"min_max_datatype", I(3, 0), nil, []string{"min_max_datatype", "float16"}},
 	} {
@@ -71,6 +78,8 @@ func TestBaseMiscRunErrors(t *testing.T) {
 		{"tensordot", ops.Args{I: []int64{1, 0, 1, 0}}, []*ndarray.Array{f64([]int{2}, 1, 2), f64([]int{3}, 1, 2, 3)}, "tensordot"},
 		{"set_shape", ops.Args{}, []*ndarray.Array{f64([]int{2}, 1, 2), i64([]int{1}, 3)}, "set_shape"},
 		{"create", ops.Args{}, []*ndarray.Array{i64([]int{1}, -1)}, "create"},
+		{"batched_gemm", ops.Args{I: []int64{0, 0, 1, 1, 1, 1, 1, 1, 1}},
+			[]*ndarray.Array{f64([]int{3}, 1, 2, 3), f64(nil, 0), f64([]int{1, 1}, 1), f64([]int{1, 1}, 1)}, "alpha"},
 	} {
 		d, _ := ops.Lookup(c.op)
 		_, err := d.Run(nil, c.in, &c.args)

@@ -20,6 +20,11 @@ import (
 //   - tensormmul_bp of that product with gradO all ones: dA = G·bᵀ has
 //     b's row sums [3 7 11] in every row, dB = aᵀ·G a's column sums
 //     [5 7 9] in every column.
+//   - batched_gemm: [[1 2] [3 4]]·[[5 6] [7 8]] = [[19 22] [43 50]]; with A
+//     transposed, [[1 3] [2 4]]·[[5 6] [7 8]] = [[26 30] [38 44]], times
+//     alpha 2; [1 2]·[[1 2 3] [4 5 6]] = [9 12 15]. Its gradient with G all
+//     ones: dA = G·Bᵀ holds B's row sums [11 15], dB = Aᵀ·G A's column
+//     sums [4 6].
 //   - min_max_datatype gives libnd4j's DataTypeUtils::min/max: for floats
 //     the smallest positive normal number (1.175494e-38 as float32,
 //     2.2250738585072014e-308), the largest finite one (3.402823e+38 as
@@ -63,6 +68,17 @@ func init() {
 		{"is_numeric_tensor bool", "is_numeric_tensor", none, arrays(bools(s(1), true)), arrays(bools(nil, false)), 0},
 		{"is_numeric_tensor utf8", "is_numeric_tensor", none, arrays(ndarray.Must(ndarray.FromStrings([]string{"a"}, 1))),
 			arrays(bools(nil, false)), 0},
+		{"batched_gemm", "batched_gemm", I(0, 0, 2, 2, 2, 2, 2, 2, 2),
+			arrays(f64(s(1), 1), f64(s(1), 0), f64(s(2, 2), 1, 2, 3, 4), f64(s(2, 2), 1, 0, 0, 1), f64(s(2, 2), 5, 6, 7, 8), f64(s(2, 2), 2, 3, 4, 5)),
+			arrays(f64(s(2, 2), 19, 22, 43, 50), f64(s(2, 2), 2, 3, 4, 5)), 0},
+		{"batched_gemm transA, alpha per member", "batched_gemm", I(1, 0, 2, 2, 2, 2, 2, 2, 2),
+			arrays(f64(s(2), 2, 0.5), f64(s(2), 0, 0), f64(s(2, 2), 1, 2, 3, 4), f64(s(2, 2), 1, 0, 0, 1), f64(s(2, 2), 5, 6, 7, 8), f64(s(2, 2), 2, 3, 4, 5)),
+			arrays(f64(s(2, 2), 52, 60, 76, 88), f64(s(2, 2), 1, 1.5, 2, 2.5)), 0},
+		{"batched_gemm float32 1×3", "batched_gemm", I(0, 0, 1, 3, 2, 1, 2, 1, 1),
+			arrays(f32(nil, 1), f32(nil, 0), f32(s(1, 2), 1, 2), f32(s(2, 3), 1, 2, 3, 4, 5, 6)), arrays(f32(s(1, 3), 9, 12, 15)), 0},
+		{"batched_gemm_bp", "batched_gemm_bp", I(0, 0, 2, 2, 2, 2, 2, 2, 1),
+			arrays(f64(s(1), 1), f64(s(1), 0), f64(s(2, 2), 1, 2, 3, 4), f64(s(2, 2), 5, 6, 7, 8), f64(s(2, 2), 1, 1, 1, 1)),
+			arrays(f64(s(2, 2), 11, 15, 11, 15), f64(s(2, 2), 4, 4, 6, 6)), 0},
 		{"min_max_datatype float32 min", "min_max_datatype", I(5, 0), nil, arrays(f32(nil, 1.175494e-38)), 0},
 		{"min_max_datatype float32 max", "min_max_datatype", I(5, 1), nil, arrays(f32(nil, 3.402823e+38)), 0},
 		{"min_max_datatype float64 min", "min_max_datatype", I(6, 0), nil, arrays(f64(nil, 2.2250738585072014e-308)), 0},
@@ -82,6 +98,10 @@ func init() {
 		{"tensordot", "tensordot", I(1, 1, 1, 0), []input{r(2, 3), r(3, 4)}},
 		{"tensordot two axes", "tensordot", I(2, 1, 2, 2, 1, 0), []input{r(2, 3, 4), r(4, 3, 2)}},
 		{"set_scalar", "set_scalar", ops.Args{F: []float64{1.5}}, []input{r(2, 2)}},
+		{"batched_gemm", "batched_gemm", I(0, 1, 2, 3, 4, 2, 3, 2, 2),
+			[]input{fixed(f64(s(2), 1.5, -0.5)), fixed(f64(s(1), 0)), r(2, 4), r(2, 4), r(3, 4), r(3, 4)}},
+		{"batched_gemm transA", "batched_gemm", I(1, 0, 3, 2, 2, 2, 2, 3, 1),
+			[]input{fixed(f64(nil, 2)), fixed(f64(nil, 1)), r(2, 3), r(2, 2)}},
 		{"set_shape", "set_shape", none, []input{r(2, 3), fixed(ints(3, 2))}},
 	} {
 		gradient(c.name, c.op, c.args, c.in)

@@ -51,6 +51,38 @@ func init() {
 			return dcase{args: ops.Args{I: args}, in: []dinput{dvar(rnd(r, as...)), dvar(rnd(r, bs...))}}
 		},
 		"set_scalar": unary(rnd, scalarArg),
+		"batched_gemm": func(r *rand.Rand) dcase {
+			batch, m, n, k := 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(3)
+			ta, tb := r.IntN(2), r.IntN(2)
+			sa, sb := []int{m, k}, []int{k, n}
+			if ta == 1 {
+				sa = []int{k, m}
+			}
+			if tb == 1 {
+				sb = []int{n, k}
+			}
+			nAlpha := 1
+			if r.IntN(2) == 0 {
+				nAlpha = batch
+			}
+			// ld args: the smallest libnd4j accepts.
+			lda, ldb := m, k
+			if ta == 1 {
+				lda = k
+			}
+			if tb == 1 {
+				ldb = n
+			}
+			args := ops.Args{I: []int64{int64(ta), int64(tb), int64(m), int64(n), int64(k), int64(lda), int64(ldb), int64(m), int64(batch)}}
+			in := []dinput{dfix(rnd(r, nAlpha)), dfix(rnd(r, 1))}
+			for e := 0; e < batch; e++ {
+				in = append(in, dvar(rnd(r, sa...)))
+			}
+			for e := 0; e < batch; e++ {
+				in = append(in, dvar(rnd(r, sb...)))
+			}
+			return dcase{args: args, in: in}
+		},
 		"set_shape": func(r *rand.Rand) dcase {
 			s := randShape(r, 3)
 			n := 1
