@@ -138,3 +138,25 @@ func b01(b bool) int64 {
 	}
 	return 0
 }
+
+// Condition is a condition of the legacy compare ops (Java's Conditions):
+// Mode is its number (0 |x-Value| <= Eps, 1 |x-Value| > Eps, 2 x < Value,
+// 3 x > Value, 4 x <= Value, 5 x >= Value, 6 |x| < Value, 7 |x| > Value,
+// 8 isinf, 9 isnan, 10 x == Value, 11 x != Value, 12 |x| >= Value,
+// 13 |x| <= Value, 14 not infinite); the zero Condition is |x - 0| <= 0.
+type Condition struct {
+	Mode       int
+	Value, Eps float64
+}
+
+// ReplaceWhere returns from's elements where the condition holds for x's,
+// x's elsewhere (op car).
+func (g *Graph) ReplaceWhere(x, from *Variable, c Condition) *Variable {
+	return g.Apply("car", ops.Args{F: []float64{c.Value, 0, c.Eps, float64(c.Mode)}}, x, from)
+}
+
+// ReplaceWhereValue returns set where the condition holds for x's
+// elements, x's elsewhere (op cas).
+func (g *Graph) ReplaceWhereValue(x *Variable, set float64, c Condition) *Variable {
+	return g.Apply("cas", ops.Args{F: []float64{c.Value, set, c.Eps, float64(c.Mode)}}, x)
+}

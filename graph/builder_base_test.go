@@ -27,6 +27,8 @@ func TestBaseMiscBuilders(t *testing.T) {
 		{g.SetShape(a, shape), ndarray.Float32, []int{4, 6}},
 		{g.IsNumericTensor(a), ndarray.Bool, []int{}},
 		{g.MinMaxDataType(ndarray.Int64, true), ndarray.Int64, []int{}},
+		{g.ReplaceWhere(a, a, graph.Condition{Mode: 2}), ndarray.Float32, []int{2, 3, 4}},
+		{g.ReplaceWhereValue(a, 1, graph.Condition{Mode: 9}), ndarray.Float32, []int{2, 3, 4}},
 	} {
 		if err := c.v.Err(); err != nil {
 			t.Fatal(err)

@@ -866,3 +866,192 @@ var batchedGemmBpOp = Register(&Def{
 		return outs, nil
 	},
 })
+
+// ---------------------------------------------------------------- car, cas
+
+// condArgs reads the legacy compare ops' float args [compare, set, eps,
+// mode] (Java's extraArgs; mode is a Conditions number).
+func condArgs(name string, a *Args) (compare, set, eps float64, mode int, err error) {
+	if len(a.F) < 4 {
+		return 0, 0, 0, 0, fmt.Errorf("%s: float args must be [compare, set, eps, mode], got %v", name, a.F)
+	}
+	m := a.F[3]
+	if m != math.Trunc(m) || m < 0 || m > 15 {
+		return 0, 0, 0, 0, fmt.Errorf("%s: mode (float arg 3) %v is not a condition 0..15", name, m)
+	}
+	return a.F[0], a.F[1], a.F[2], int(m), nil
+}
+
+// condHolds is libnd4j's condition mode on v (abs of w for modes 12 and
+// 13, isinf of w for 14: CompareAndSet reads x there while it tests y
+// elsewhere; callers pass w = v when there is no such difference).
+func condHolds[T float32 | float64](mode int, v, w, compare, eps T) bool {
+	abs := func(x T) T {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	switch mode {
+	case 0:
+		return abs(v-compare) <= eps
+	case 1:
+		return abs(v-compare) > eps
+	case 2:
+		return v < compare
+	case 3:
+		return v > compare
+	case 4:
+		return v <= compare
+	case 5:
+		return v >= compare
+	case 6:
+		return abs(v) < compare
+	case 7:
+		return abs(v) > compare
+	case 8, 15:
+		return math.IsInf(float64(v), 0)
+	case 9:
+		return v != v
+	case 10:
+		return v == compare
+	case 11:
+		return v != compare
+	case 12:
+		return abs(w) >= compare
+	case 13:
+		return abs(w) <= compare
+	case 14:
+		return !math.IsInf(float64(w), 0)
+	}
+	return false
+}
+
+// carFunc is z = cond(x) ? y : x.
+func carFunc[T float32 | float64](compare, eps float64, mode int) ndarray.FloatFunc2[T] {
+	c, e := T(compare), T(eps)
+	return func(d, x, y []T) {
+		for i := range d {
+			if condHolds(mode, x[i], x[i], c, e) {
+				d[i] = y[i]
+			} else {
+				d[i] = x[i]
+			}
+		}
+	}
+}
+
+// carInfer checks car's and cas's operands: floats of one dtype, y of x's
+// shape.
+func carInfer(name string, in []Info, a *Args) ([]Info, error) {
+	if _, _, _, _, err := condArgs(name, a); err != nil {
+		return nil, err
+	}
+	if err := needFloat(name, in[0]); err != nil {
+		return nil, err
+	}
+	if len(in) > 1 {
+		if err := sameShapeGrad(name, in[0], in[1]); err != nil {
+			return nil, fmt.Errorf("%s: y must have x's dtype and shape: %w", name, err)
+		}
+	}
+	return infos(same(in[0])), nil
+}
+
+// carOp is SameDiff's car (replaceWhere; Java's CompareAndReplace, legacy
+// TRANSFORM_SAME 13, libnd4j's pairwise CompareAndReplace): z = y where the
+// condition holds for x, x elsewhere. Float args [compare, set (unused),
+// eps, mode], mode a Conditions number: 0 |x-c| <= eps, 1 |x-c| > eps,
+// 2 x < c, 3 x > c, 4 x <= c, 5 x >= c, 6 |x| < c, 7 |x| > c, 8 and 15
+// isinf, 9 isnan, 10 x == c, 11 x != c, 12 |x| >= c, 13 |x| <= c, 14 not
+// inf. The gradient passes to y where the condition holds, to x elsewhere,
+// with the mask car(x, 1) - car(x, 0) (so an infinite or NaN x gives NaN).
+var carOp = Register(&Def{
+	Name: "car", Type: TransformSame, Num: 13, MinIn: 2, MaxIn: 2,
+	Doc:   "y where the condition (float args compare, set, eps, mode) holds for x, x elsewhere",
+	Infer: func(in []Info, a *Args) ([]Info, error) { return carInfer("car", in, a) },
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		cmp, _, eps, mode, err := condArgs("car", a)
+		if err != nil {
+			return nil, err
+		}
+		x, y := in[0], in[1]
+		if !ndarray.SameShape(x.Shape(), y.Shape()) || x.DType() != y.DType() {
+			return nil, fmt.Errorf("car: y is %v%v, x %v%v; they must agree", y.DType(), y.Shape(), x.DType(), x.Shape())
+		}
+		out := c.Alloc(x.DType(), x.Shape())
+		return one(out, ndarray.MapFloat2Into(out, x, y, carFunc[float32](cmp, eps, mode), carFunc[float64](cmp, eps, mode)))
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		x := n.In[0]
+		m := op1(b, "subtract", Args{},
+			op1(b, "car", n.Args.Clone(), x, op1(b, "ones_as", Args{}, x)),
+			op1(b, "car", n.Args.Clone(), x, op1(b, "zeros_as", Args{}, x)))
+		return []Value{mul(b, d[0], op1(b, "rsub_scalar", Args{F: []float64{1}}, m)), mul(b, d[0], m)}
+	},
+})
+
+// casSetFunc is libnd4j's CompareAndSetTransform: set where the condition
+// holds for x (compare itself for mode 14, as libnd4j gives it), x
+// elsewhere.
+func casSetFunc[T float32 | float64](compare, set, eps float64, mode int) ndarray.FloatFunc[T] {
+	c, s, e := T(compare), T(set), T(eps)
+	if mode == 14 {
+		s = c
+	}
+	return func(d, x []T) {
+		for i := range d {
+			if condHolds(mode, x[i], x[i], c, e) {
+				d[i] = s
+			} else {
+				d[i] = x[i]
+			}
+		}
+	}
+}
+
+// casPairFunc is libnd4j's pairwise CompareAndSet: y where the condition
+// holds for y (for |x| in modes 12 and 13, x not infinite in 14), x
+// elsewhere.
+func casPairFunc[T float32 | float64](compare, eps float64, mode int) ndarray.FloatFunc2[T] {
+	c, e := T(compare), T(eps)
+	return func(d, x, y []T) {
+		for i := range d {
+			if condHolds(mode, y[i], x[i], c, e) {
+				d[i] = y[i]
+			} else {
+				d[i] = x[i]
+			}
+		}
+	}
+}
+
+// casOp is SameDiff's cas (replaceWhere with a value; Java's
+// CompareAndSet): with x alone, set where the condition holds for x, x
+// elsewhere (libnd4j's CompareAndSetTransform); with x and y, y where the
+// condition holds for y, x elsewhere (libnd4j's pairwise CompareAndSet).
+// Float args [compare, set, eps, mode], the modes as car's. Registered as
+// TRANSFORM_SAME 12: Java writes 12 or 13 by its inputs, and a 13 loads as
+// car. No gradient (the condition is piecewise constant in x).
+var casOp = Register(&Def{
+	Name: "cas", Type: TransformSame, Num: 12, MinIn: 1, MaxIn: 2,
+	Doc:   "x alone: set where the condition holds for x; with y: y where it holds for y; x elsewhere (float args compare, set, eps, mode)",
+	Infer: func(in []Info, a *Args) ([]Info, error) { return carInfer("cas", in, a) },
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		cmp, set, eps, mode, err := condArgs("cas", a)
+		if err != nil {
+			return nil, err
+		}
+		x := in[0]
+		out := c.Alloc(x.DType(), x.Shape())
+		if len(in) == 1 {
+			return one(out, ndarray.MapFloatInto(out, x, casSetFunc[float32](cmp, set, eps, mode), casSetFunc[float64](cmp, set, eps, mode)))
+		}
+		y := in[1]
+		if !ndarray.SameShape(x.Shape(), y.Shape()) || x.DType() != y.DType() {
+			c.Release(out)
+			return nil, fmt.Errorf("cas: y is %v%v, x %v%v; they must agree", y.DType(), y.Shape(), x.DType(), x.Shape())
+		}
+		return one(out, ndarray.MapFloat2Into(out, x, y, casPairFunc[float32](cmp, eps, mode), casPairFunc[float64](cmp, eps, mode)))
+	},
+})

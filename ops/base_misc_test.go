@@ -46,6 +46,10 @@ func TestBaseMiscErrors(t *testing.T) {
 		{"batched_gemm", I(0, 0, 2, 2, 3, 2, 3, 2, 1), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 3, 2)}, []string{"batched_gemm", "A 0", "[2 3]"}},
 		{"batched_gemm", I(0, 0, 2, 2, 2, 2, 2, 2, 1), []ops.Info{info(f32), info(ndarray.Float64), info(f32, 2, 2), info(f32, 2, 2)}, []string{"batched_gemm", "float64"}},
 		{"batched_gemm_bp", I(0, 0, 2, 2, 2, 2, 2, 2, 1), []ops.Info{info(f32), info(f32), info(f32, 2, 2), info(f32, 2, 2), info(f32, 3, 2)}, []string{"batched_gemm_bp", "[3 2]"}},
+		{"car", ops.Args{F: []float64{0, 0, 0}}, []ops.Info{info(f32, 2), info(f32, 2)}, []string{"car", "float args"}},
+		{"car", ops.Args{F: []float64{0, 0, 0, 16}}, []ops.Info{info(f32, 2), info(f32, 2)}, []string{"car", "mode"}},
+		{"car", ops.Args{F: []float64{0, 0, 0, 2}}, []ops.Info{info(f32, 2), info(f32, 3)}, []string{"car", "[3]", "[2]"}},
+		{"cas", ops.Args{F: []float64{0, 0, 0, 2}}, []ops.Info{info(ndarray.Int32, 2)}, []string{"cas", "int32"}},
 		{"min_max_datatype", I(5), nil, []string{"min_max_datatype", "int args"}},
 		{"min_max_datatype", I(3, 0), nil, []string{"min_max_datatype", "float16"}},
 	} {

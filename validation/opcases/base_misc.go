@@ -25,6 +25,9 @@ import (
 //     alpha 2; [1 2]·[[1 2 3] [4 5 6]] = [9 12 15]. Its gradient with G all
 //     ones: dA = G·Bᵀ holds B's row sums [11 15], dB = Aᵀ·G A's column
 //     sums [4 6].
+//   - car replaces x by y where the condition holds for x (mode 2: x < 0);
+//     cas alone sets the value where it holds for x, cas with y takes y
+//     where it holds for y.
 //   - min_max_datatype gives libnd4j's DataTypeUtils::min/max: for floats
 //     the smallest positive normal number (1.175494e-38 as float32,
 //     2.2250738585072014e-308), the largest finite one (3.402823e+38 as
@@ -79,6 +82,15 @@ func init() {
 		{"batched_gemm_bp", "batched_gemm_bp", I(0, 0, 2, 2, 2, 2, 2, 2, 1),
 			arrays(f64(s(1), 1), f64(s(1), 0), f64(s(2, 2), 1, 2, 3, 4), f64(s(2, 2), 5, 6, 7, 8), f64(s(2, 2), 1, 1, 1, 1)),
 			arrays(f64(s(2, 2), 11, 15, 11, 15), f64(s(2, 2), 4, 4, 6, 6)), 0},
+		{"car x < 0", "car", ops.Args{F: []float64{0, 0, 0, 2}}, arrays(f64(s(4), 1, -2, 3, -4), f64(s(4), 10, 20, 30, 40)),
+			arrays(f64(s(4), 1, 20, 3, 40)), 0},
+		{"car |x - 1| <= eps float32", "car", ops.Args{F: []float64{1, 0, 1e-3, 0}}, arrays(f32(s(3), 1, 2, 1.0001), f32(s(3), 7, 8, 9)),
+			arrays(f32(s(3), 7, 2, 9)), 0},
+		{"car isnan", "car", ops.Args{F: []float64{0, 0, 0, 9}}, arrays(f64(s(2), math.NaN(), 1), f64(s(2), 0, 5)), arrays(f64(s(2), 0, 1)), 0},
+		{"cas x > 0 set 9", "cas", ops.Args{F: []float64{0, 9, 0, 3}}, arrays(f64(s(3), 1, -2, 3)), arrays(f64(s(3), 9, -2, 9)), 0},
+		{"cas with y, y < 0", "cas", ops.Args{F: []float64{0, 0, 0, 2}}, arrays(f64(s(3), 1, 2, 3), f64(s(3), -1, 5, -3)),
+			arrays(f64(s(3), -1, 2, -3)), 0},
+		{"cas |x| >= 2 float32", "cas", ops.Args{F: []float64{2, -1, 0, 12}}, arrays(f32(s(3), 1, -2, 3)), arrays(f32(s(3), 1, -1, -1)), 0},
 		{"min_max_datatype float32 min", "min_max_datatype", I(5, 0), nil, arrays(f32(nil, 1.175494e-38)), 0},
 		{"min_max_datatype float32 max", "min_max_datatype", I(5, 1), nil, arrays(f32(nil, 3.402823e+38)), 0},
 		{"min_max_datatype float64 min", "min_max_datatype", I(6, 0), nil, arrays(f64(nil, 2.2250738585072014e-308)), 0},
@@ -103,6 +115,7 @@ func init() {
 		{"batched_gemm transA", "batched_gemm", I(1, 0, 3, 2, 2, 2, 2, 3, 1),
 			[]input{fixed(f64(nil, 2)), fixed(f64(nil, 1)), r(2, 3), r(2, 2)}},
 		{"set_shape", "set_shape", none, []input{r(2, 3), fixed(ints(3, 2))}},
+		{"car", "car", ops.Args{F: []float64{0, 0, 0, 3}}, []input{in(f64(s(2, 3), 0.5, -1, 2, -0.3, 0.7, -2)), r(2, 3)}},
 	} {
 		gradient(c.name, c.op, c.args, c.in)
 	}

@@ -51,6 +51,12 @@ func init() {
 			return dcase{args: ops.Args{I: args}, in: []dinput{dvar(rnd(r, as...)), dvar(rnd(r, bs...))}}
 		},
 		"set_scalar": unary(rnd, scalarArg),
+		"car": func(r *rand.Rand) dcase {
+			// x away from the condition's boundary at 0.
+			s := randShape(r, 3)
+			mode := []float64{2, 3, 4, 5}[r.IntN(4)]
+			return dcase{args: ops.Args{F: []float64{0, 0, 0, mode}}, in: []dinput{dvar(away(r, 0.1, 2, s...)), dvar(rnd(r, s...))}}
+		},
 		"batched_gemm": func(r *rand.Rand) dcase {
 			batch, m, n, k := 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(3)
 			ta, tb := r.IntN(2), r.IntN(2)
