@@ -7,9 +7,10 @@ import (
 	"github.com/sdgo/sdgo/ops"
 )
 
-// SameDiff's base-namespace ops of ops/base_misc.go and
+// SameDiff's base-namespace ops of ops/base_misc.go, ops/base_gemm.go and
 // ops/base_partition.go: dot, tensordot, create, set_scalar, set_shape,
-// is_numeric_tensor, min_max_datatype, and the partition ops.
+// is_numeric_tensor, min_max_datatype, batched_gemm, car, cas and the
+// partition ops.
 
 // DotConfig are Dot's options.
 type DotConfig struct {
