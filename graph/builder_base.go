@@ -161,3 +161,15 @@ func (g *Graph) ReplaceWhere(x, from *Variable, c Condition) *Variable {
 func (g *Graph) ReplaceWhereValue(x *Variable, set float64, c Condition) *Variable {
 	return g.Apply("cas", ops.Args{F: []float64{c.Value, set, c.Eps, float64(c.Mode)}}, x)
 }
+
+// SparseToDense returns the dense array of the shape held by the integer
+// vector shape, with values at the indices ([n, rank], or a vector into a
+// vector) and def elsewhere; def may be nil for 0 (op
+// compat_sparse_to_dense).
+func (g *Graph) SparseToDense(indices, shape, values, def *Variable) *Variable {
+	in := []*Variable{indices, shape, values}
+	if def != nil {
+		in = append(in, def)
+	}
+	return g.Apply("compat_sparse_to_dense", ops.Args{}, in...)
+}

@@ -544,3 +544,113 @@ var casOp = Register(&Def{
 		return one(out, ndarray.MapFloat2Into(out, x, y, casPairFunc[float32](cmp, eps, mode), casPairFunc[float64](cmp, eps, mode)))
 	},
 })
+
+// ---------------------------------------------------------------- compat_sparse_to_dense
+
+// sparseOffsets returns the packed offsets in an array of shape of the
+// sparse indices (a scalar, a vector of n indices into a vector, or an
+// [n, rank] matrix).
+func sparseOffsets(idx *ndarray.Array, shape []int) ([]int, error) {
+	v, err := arrayInts("compat_sparse_to_dense: the indices", idx)
+	if err != nil {
+		return nil, err
+	}
+	r := len(shape)
+	switch {
+	case idx.Rank() <= 1 && r == 1:
+	case idx.Rank() == 2 && idx.Shape()[1] == r:
+	default:
+		return nil, fmt.Errorf("compat_sparse_to_dense: indices of shape %v for a dense shape %v (they must be [n %d], or a vector for a vector)", idx.Shape(), shape, r)
+	}
+	n := len(v)
+	if r > 0 {
+		n = len(v) / r
+	}
+	strides := ndarray.PackedStrides(shape)
+	offs := make([]int, n)
+	for i := range offs {
+		o := 0
+		for j := 0; j < r; j++ {
+			x := v[i*r+j]
+			if x < 0 || x >= shape[j] {
+				return nil, fmt.Errorf("compat_sparse_to_dense: index %v outside the dense shape %v", v[i*r:i*r+r], shape)
+			}
+			o += x * strides[j]
+		}
+		offs[i] = o
+	}
+	return offs, nil
+}
+
+// compatSparseToDenseOp is libnd4j's compat_sparse_to_dense (TensorFlow's
+// SparseToDense): inputs indices (a scalar, a vector into a vector, or
+// [n, rank]), the dense shape, values ([n], or a scalar for every index)
+// and an optional scalar default (0 when absent); the dense array of the
+// values' dtype holds the values at the indices and the default elsewhere
+// (a repeated index takes the later value). No arguments; no gradient, as
+// in SameDiff.
+var compatSparseToDenseOp = Register(&Def{
+	Name: "compat_sparse_to_dense", Type: Custom, MinIn: 3, MaxIn: 4, NonDiff: []int{0, 1, 2, 3}, Flags: NoInference,
+	Doc: "dense array of the shape input with the values at the indices and the default (input 3, else 0) elsewhere",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		idx, sh, vals := in[0], in[1], in[2]
+		if !idx.DType.IsInt() || !sh.DType.IsInt() {
+			return nil, fmt.Errorf("compat_sparse_to_dense: indices %v and shape %v must be integers", idx.DType, sh.DType)
+		}
+		if err := needComputable("compat_sparse_to_dense", vals); err != nil {
+			return nil, err
+		}
+		if len(in) > 3 && (in[3].DType != vals.DType || (!in[3].UnknownRank && len(in[3].Shape) != 0)) {
+			return nil, fmt.Errorf("compat_sparse_to_dense: the default is %v; it must be a scalar of the values' dtype %v", in[3], vals.DType)
+		}
+		if v, ok := constInts(sh); ok {
+			if err := ndarray.CheckShape(v); err != nil {
+				return nil, fmt.Errorf("compat_sparse_to_dense: shape %v: %w", v, err)
+			}
+			return infos(Info{DType: vals.DType, Shape: v}), nil
+		}
+		if !sh.UnknownRank && len(sh.Shape) == 1 && sh.Shape[0] >= 0 {
+			return infos(Info{DType: vals.DType, Shape: unknownShape(sh.Shape[0])}), nil
+		}
+		return infos(Info{DType: vals.DType, UnknownRank: true}), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		vals := in[2]
+		shape, err := arrayInts("compat_sparse_to_dense: the shape", in[1])
+		if err != nil {
+			return nil, err
+		}
+		if err := ndarray.CheckShape(shape); err != nil || in[1].Rank() > 1 {
+			return nil, fmt.Errorf("compat_sparse_to_dense: bad dense shape %v", in[1].Shape())
+		}
+		offs, err := sparseOffsets(in[0], shape)
+		if err != nil {
+			return nil, err
+		}
+		var from []int
+		switch vals.Size() {
+		case len(offs):
+		case 1:
+			from = make([]int, len(offs))
+		default:
+			return nil, fmt.Errorf("compat_sparse_to_dense: %d values for %d indices", vals.Size(), len(offs))
+		}
+		def, err := ndarray.ScalarOf(vals.DType(), 0)
+		if err != nil {
+			return nil, err
+		}
+		if len(in) > 3 {
+			if in[3].DType() != vals.DType() || in[3].Size() != 1 {
+				return nil, fmt.Errorf("compat_sparse_to_dense: the default is %v%v; it must be one value of the values' dtype", in[3].DType(), in[3].Shape())
+			}
+			if def, err = ndarray.Reshape(in[3]); err != nil {
+				return nil, err
+			}
+		}
+		base, err := ndarray.BroadcastTo(def, shape...)
+		if err != nil {
+			return nil, err
+		}
+		return one(place(c, "compat_sparse_to_dense", vals.DType(), shape, base, vals, offs, from, len(offs)))
+	},
+})

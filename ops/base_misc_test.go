@@ -82,6 +82,9 @@ func TestBaseMiscRunErrors(t *testing.T) {
 		{"tensordot", ops.Args{I: []int64{1, 0, 1, 0}}, []*ndarray.Array{f64([]int{2}, 1, 2), f64([]int{3}, 1, 2, 3)}, "tensordot"},
 		{"set_shape", ops.Args{}, []*ndarray.Array{f64([]int{2}, 1, 2), i64([]int{1}, 3)}, "set_shape"},
 		{"create", ops.Args{}, []*ndarray.Array{i64([]int{1}, -1)}, "create"},
+		{"compat_sparse_to_dense", ops.Args{}, []*ndarray.Array{i64([]int{1, 2}, 3, 0), i64([]int{2}, 2, 2), f64([]int{1}, 1)}, "outside"},
+		{"compat_sparse_to_dense", ops.Args{}, []*ndarray.Array{i64([]int{2, 2}, 0, 0, 1, 1), i64([]int{2}, 2, 2), f64([]int{3}, 1, 2, 3)}, "3 values"},
+		{"compat_sparse_to_dense", ops.Args{}, []*ndarray.Array{i64([]int{2, 3}, 0, 0, 0, 1, 1, 1), i64([]int{2}, 2, 2), f64([]int{2}, 1, 2)}, "indices of shape"},
 		{"batched_gemm", ops.Args{I: []int64{0, 0, 1, 1, 1, 1, 1, 1, 1}},
 			[]*ndarray.Array{f64([]int{3}, 1, 2, 3), f64(nil, 0), f64([]int{1, 1}, 1), f64([]int{1, 1}, 1)}, "alpha"},
 	} {

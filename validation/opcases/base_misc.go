@@ -28,6 +28,8 @@ import (
 //   - car replaces x by y where the condition holds for x (mode 2: x < 0);
 //     cas alone sets the value where it holds for x, cas with y takes y
 //     where it holds for y.
+//   - compat_sparse_to_dense puts values 5 and 7 at [0 1] and [2 0] of a
+//     3×2 array of the default (0, or -1 when given).
 //   - min_max_datatype gives libnd4j's DataTypeUtils::min/max: for floats
 //     the smallest positive normal number (1.175494e-38 as float32,
 //     2.2250738585072014e-308), the largest finite one (3.402823e+38 as
@@ -91,6 +93,14 @@ func init() {
 		{"cas with y, y < 0", "cas", ops.Args{F: []float64{0, 0, 0, 2}}, arrays(f64(s(3), 1, 2, 3), f64(s(3), -1, 5, -3)),
 			arrays(f64(s(3), -1, 2, -3)), 0},
 		{"cas |x| >= 2 float32", "cas", ops.Args{F: []float64{2, -1, 0, 12}}, arrays(f32(s(3), 1, -2, 3)), arrays(f32(s(3), 1, -1, -1)), 0},
+		{"compat_sparse_to_dense", "compat_sparse_to_dense", none, arrays(i64(s(2, 2), 0, 1, 2, 0), i64(s(2), 3, 2), f64(s(2), 5, 7)),
+			arrays(f64(s(3, 2), 0, 5, 0, 0, 7, 0)), 0},
+		{"compat_sparse_to_dense with default float32", "compat_sparse_to_dense", none,
+			arrays(i32(s(2, 2), 0, 1, 2, 0), i32(s(2), 3, 2), f32(s(2), 5, 7), f32(nil, -1)), arrays(f32(s(3, 2), -1, 5, -1, -1, 7, -1)), 0},
+		{"compat_sparse_to_dense vector, one value", "compat_sparse_to_dense", none, arrays(i64(s(2), 1, 3), i64(s(1), 4), f64(nil, 2.5)),
+			arrays(f64(s(4), 0, 2.5, 0, 2.5)), 0},
+		{"compat_sparse_to_dense int32", "compat_sparse_to_dense", none, arrays(i64(s(1, 2), 1, 1), i64(s(2), 2, 2), i32(s(1), 9)),
+			arrays(i32(s(2, 2), 0, 0, 0, 9)), 0},
 		{"min_max_datatype float32 min", "min_max_datatype", I(5, 0), nil, arrays(f32(nil, 1.175494e-38)), 0},
 		{"min_max_datatype float32 max", "min_max_datatype", I(5, 1), nil, arrays(f32(nil, 3.402823e+38)), 0},
 		{"min_max_datatype float64 min", "min_max_datatype", I(6, 0), nil, arrays(f64(nil, 2.2250738585072014e-308)), 0},
