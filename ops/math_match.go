@@ -40,49 +40,18 @@ func condArgs(name string, a *Args) (compare, eps float64, mode int, err error) 
 }
 
 // condOf returns the condition as a test of one element, computed in T
-// (compare and eps in T, as libnd4j has them).
+// (compare and eps in T, as libnd4j has them). Modes 0 to 13 are those of
+// the compare-and-replace ops (condHolds); MatchCondition's 14 and 15 test
+// for a finite value and for an infinite or NaN one, where those ops read
+// 14 and 15 otherwise.
 func condOf[T float32 | float64](compare, eps T, mode int) func(T) bool {
-	abs := func(v T) T {
-		if v < 0 {
-			return -v
-		}
-		return v
-	}
-	isInf := func(v T) bool { return math.IsInf(float64(v), 0) }
-	isNaN := func(v T) bool { return v != v }
 	switch mode {
-	case 0:
-		return func(v T) bool { return abs(v-compare) <= eps }
-	case 1:
-		return func(v T) bool { return abs(v-compare) > eps }
-	case 2:
-		return func(v T) bool { return v < compare }
-	case 3:
-		return func(v T) bool { return v > compare }
-	case 4:
-		return func(v T) bool { return v <= compare }
-	case 5:
-		return func(v T) bool { return v >= compare }
-	case 6:
-		return func(v T) bool { return abs(v) < compare }
-	case 7:
-		return func(v T) bool { return abs(v) > compare }
-	case 8:
-		return isInf
-	case 9:
-		return isNaN
-	case 10:
-		return func(v T) bool { return v == compare }
-	case 11:
-		return func(v T) bool { return v != compare }
-	case 12:
-		return func(v T) bool { return abs(v) >= compare }
-	case 13:
-		return func(v T) bool { return abs(v) <= compare }
 	case 14:
-		return func(v T) bool { return !isInf(v) && !isNaN(v) }
+		return func(v T) bool { return !math.IsInf(float64(v), 0) && v == v }
+	case 15:
+		return func(v T) bool { return math.IsInf(float64(v), 0) || v != v }
 	}
-	return func(v T) bool { return isInf(v) || isNaN(v) }
+	return func(v T) bool { return condHolds(mode, v, v, compare, eps) }
 }
 
 // condValues returns, for each element of a in C order, whether the
