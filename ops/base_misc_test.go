@@ -15,12 +15,7 @@ func TestBaseMiscErrors(t *testing.T) {
 	info := func(dt ndarray.DType, shape ...int) ops.Info { return ops.Info{DType: dt, Shape: shape} }
 	f32, i64 := ndarray.Float32, ndarray.Int64
 	I := func(v ...int64) ops.Args { return ops.Args{I: v} }
-	for _, c := range []struct {
-		op   string
-		args ops.Args
-		in   []ops.Info
-		msg  []string
-	}{
+	checkInferErrors(t, []inferErr{
 		{"dot", ops.Args{}, []ops.Info{info(f32, 2, 3), info(f32, 3, 2)}, []string{"dot", "[2 3]", "[3 2]"}},
 		{"dot", ops.Args{}, []ops.Info{info(f32, 2), info(ndarray.Float64, 2)}, []string{"dot", "float64"}},
 		{"dot", ops.Args{Dims: []int{2}}, []ops.Info{info(f32, 2), info(f32, 2)}, []string{"dot", "[2]"}},
@@ -52,22 +47,7 @@ func TestBaseMiscErrors(t *testing.T) {
 		{"cas", ops.Args{F: []float64{0, 0, 0, 2}}, []ops.Info{info(ndarray.Int32, 2)}, []string{"cas", "int32"}},
 		{"min_max_datatype", I(5), nil, []string{"min_max_datatype", "int args"}},
 		{"min_max_datatype", I(3, 0), nil, []string{"min_max_datatype", "float16"}},
-	} {
-		d, ok := ops.Lookup(c.op)
-		if !ok {
-			t.Fatalf("%s is not registered", c.op)
-		}
-		_, err := d.Infer(c.in, &c.args)
-		if err == nil {
-			t.Errorf("%s %v: no error", c.op, c.in)
-			continue
-		}
-		for _, m := range c.msg {
-			if !strings.Contains(err.Error(), m) {
-				t.Errorf("%s: error %q does not mention %q", c.op, err, m)
-			}
-		}
-	}
+	})
 }
 
 // Sizes only run time shows are checked there.

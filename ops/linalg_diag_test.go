@@ -14,12 +14,7 @@ import (
 func TestLinalgDiagErrors(t *testing.T) {
 	info := func(dt ndarray.DType, shape ...int) ops.Info { return ops.Info{DType: dt, Shape: shape} }
 	f32 := ndarray.Float32
-	for _, c := range []struct {
-		op   string
-		args ops.Args
-		in   []ops.Info
-		msg  []string
-	}{
+	checkInferErrors(t, []inferErr{
 		{"diag", ops.Args{}, []ops.Info{info(f32, 2, 2, 2, 2)}, []string{"diag", "[2 2 2 2]", "rank"}},
 		{"diag_part", ops.Args{}, []ops.Info{info(f32, 2, 3)}, []string{"diag_part", "[2 3]"}},
 		{"diag_part", ops.Args{}, []ops.Info{info(f32, 2, 2, 2)}, []string{"diag_part", "rank"}},
@@ -36,22 +31,7 @@ func TestLinalgDiagErrors(t *testing.T) {
 		{"eye", ops.Args{I: []int64{2}, F: []float64{1.5}}, nil, []string{"eye", "float arg 0"}},
 		{"eye", ops.Args{I: []int64{2}, F: []float64{50}}, nil, []string{"eye", "utf8"}},
 		{"eye", ops.Args{}, []ops.Info{info(f32)}, []string{"eye", "float32"}},
-	} {
-		d, ok := ops.Lookup(c.op)
-		if !ok {
-			t.Fatalf("%s is not registered", c.op)
-		}
-		_, err := d.Infer(c.in, &c.args)
-		if err == nil {
-			t.Errorf("%s %v: no error", c.op, c.in)
-			continue
-		}
-		for _, m := range c.msg {
-			if !strings.Contains(err.Error(), m) {
-				t.Errorf("%s: error %q does not mention %q", c.op, err, m)
-			}
-		}
-	}
+	})
 }
 
 // Sizes only run time shows are checked there.

@@ -15,12 +15,7 @@ import (
 func TestActivationErrors(t *testing.T) {
 	info := func(dt ndarray.DType, shape ...int) ops.Info { return ops.Info{DType: dt, Shape: shape} }
 	f := ndarray.Float64
-	cases := []struct {
-		op   string
-		args ops.Args
-		in   []ops.Info
-		msg  []string
-	}{
+	checkInferErrors(t, []inferErr{
 		{"gelu", ops.Args{}, []ops.Info{info(ndarray.Int32, 2)}, []string{"gelu", "int32"}},
 		{"relu6", ops.Args{}, []ops.Info{info(ndarray.Int64, 2)}, []string{"relu6", "int64"}},
 		{"elu_bp", ops.Args{}, []ops.Info{info(f, 2, 3), info(f, 3, 2)}, []string{"elu_bp", "[3 2]", "[2 3]"}},
@@ -33,20 +28,7 @@ func TestActivationErrors(t *testing.T) {
 		{"crelu", ops.Args{}, []ops.Info{info(f)}, []string{"crelu", "scalar"}},
 		{"crelu_bp", ops.Args{}, []ops.Info{info(f, 2, 3), info(f, 2, 3)}, []string{"crelu_bp", "[2 3]"}},
 		{"cube", ops.Args{}, []ops.Info{info(ndarray.Bool, 2)}, []string{"cube", "bool"}},
-	}
-	for _, c := range cases {
-		d, _ := ops.Lookup(c.op)
-		_, err := d.Infer(c.in, &c.args)
-		if err == nil {
-			t.Errorf("%s %v: no error", c.op, c.in)
-			continue
-		}
-		for _, m := range c.msg {
-			if !strings.Contains(err.Error(), m) {
-				t.Errorf("%s: error %q does not mention %q", c.op, err, m)
-			}
-		}
-	}
+	})
 }
 
 // Run checks what inference could not see: sizes known only at run time.

@@ -75,12 +75,7 @@ func runOp(t *testing.T, name string, args ops.Args, in ...*ndarray.Array) []*nd
 
 func TestInferErrors(t *testing.T) {
 	info := func(dt ndarray.DType, shape ...int) ops.Info { return ops.Info{DType: dt, Shape: shape} }
-	cases := []struct {
-		op   string
-		args ops.Args
-		in   []ops.Info
-		msg  []string
-	}{
+	checkInferErrors(t, []inferErr{
 		{"matmul", ops.Args{}, []ops.Info{info(ndarray.Float32, 2, 3), info(ndarray.Float32, 2, 3)}, []string{"[2 3]", "inner"}},
 		{"matmul", ops.Args{}, []ops.Info{info(ndarray.Float32, -1, 3), info(ndarray.Float32, 4, 5)}, []string{"[-1 3]", "[4 5]"}},
 		{"add", ops.Args{}, []ops.Info{info(ndarray.Float32, 2, 3), info(ndarray.Float32, 4)}, []string{"[2 3]", "[4]"}},
@@ -92,20 +87,7 @@ func TestInferErrors(t *testing.T) {
 		{"softmax", ops.Args{I: []int64{3}}, []ops.Info{info(ndarray.Float32, 2, 3)}, []string{"axis 3"}},
 		{"cast", ops.Args{D: []ndarray.DType{ndarray.UTF8}}, []ops.Info{info(ndarray.Float32, 2)}, []string{"utf8"}},
 		{"mean_sqerr_loss", ops.Args{}, []ops.Info{info(ndarray.Float32, 2, 3), info(ndarray.Float32), info(ndarray.Float32, 2, 4)}, []string{"[2 3]", "[2 4]"}},
-	}
-	for _, c := range cases {
-		d, _ := ops.Lookup(c.op)
-		_, err := d.Infer(c.in, &c.args)
-		if err == nil {
-			t.Errorf("%s %v: no error", c.op, c.in)
-			continue
-		}
-		for _, m := range c.msg {
-			if !strings.Contains(err.Error(), m) {
-				t.Errorf("%s: error %q does not mention %q", c.op, err, m)
-			}
-		}
-	}
+	})
 }
 
 // Unknown sizes flow through inference.
@@ -278,6 +260,35 @@ func TestLossMeanDivides(t *testing.T) {
 				if got != want {
 					t.Errorf("mean_sqerr_loss (reduction %d) of %d × %v: %v, want the sum %v / %d = %v", mode, n, x, got, sum, n, want)
 				}
+			}
+		}
+	}
+}
+
+// inferErr is an inference that must fail, its error mentioning every msg
+// (the op's name, the argument, the shapes).
+type inferErr struct {
+	op   string
+	args ops.Args
+	in   []ops.Info
+	msg  []string
+}
+
+func checkInferErrors(t *testing.T, cases []inferErr) {
+	t.Helper()
+	for _, c := range cases {
+		d, ok := ops.Lookup(c.op)
+		if !ok {
+			t.Fatalf("%s is not registered", c.op)
+		}
+		_, err := d.Infer(c.in, &c.args)
+		if err == nil {
+			t.Errorf("%s %v: no error", c.op, c.in)
+			continue
+		}
+		for _, m := range c.msg {
+			if !strings.Contains(err.Error(), m) {
+				t.Errorf("%s: error %q does not mention %q", c.op, err, m)
 			}
 		}
 	}
