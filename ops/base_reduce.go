@@ -277,9 +277,16 @@ func reduceGrad(bp string, args func(Args) Args) GradFunc {
 type reduceBp = func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error)
 
 func reduceBpDef(name string, grad reduceBp) *Def {
+	return reduceBpArgsDef(name, "gradient of "+name[:len(name)-3]+" for inputs x, gradO and optionally the axes",
+		func(x, gk *ndarray.Array, ax []int, _ *Args) (*ndarray.Array, error) { return grad(x, gk, ax) })
+}
+
+// reduceBpArgsDef is reduceBpDef for a gradient that also reads the op's
+// arguments (the variance's bias correction).
+func reduceBpArgsDef(name, doc string, grad func(x, gk *ndarray.Array, ax []int, a *Args) (*ndarray.Array, error)) *Def {
 	return &Def{
 		Name: name, Type: Custom, MinIn: 2, MaxIn: 3, NonDiff: []int{2},
-		Doc: "gradient of " + name[:len(name)-3] + " for inputs x, gradO and optionally the axes",
+		Doc: doc,
 		Infer: func(in []Info, a *Args) ([]Info, error) {
 			x, g := in[0], in[1]
 			if err := needFloat(name, x); err != nil {
@@ -320,7 +327,7 @@ func reduceBpDef(name string, grad reduceBp) *Def {
 			if err != nil {
 				return nil, fmt.Errorf("%s: gradient of shape %v for a reduction of %v over %v: %w", name, g.Shape(), x.Shape(), ax, err)
 			}
-			return one(grad(x, gk, ax))
+			return one(grad(x, gk, ax, a))
 		},
 	}
 }

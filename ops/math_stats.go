@@ -116,23 +116,9 @@ func summaryDef(name string, num int64, std bool, doc string) *Def {
 // float args in that order, libnd4j's older layout; uncorrected by
 // default, as libnd4j's).
 func varianceBpDef(name string, std bool) *Def {
-	d := reduceBpDef(name, nil)
-	d.Doc = "gradient of " + map[bool]string{false: "the variance", true: "the standard deviation"}[std] +
+	doc := "gradient of " + map[bool]string{false: "the variance", true: "the standard deviation"}[std] +
 		" over axes for inputs x, gradO and optionally the axes (bool args keepDims, biasCorrected)"
-	d.Run = func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, g := in[0], in[1]
-		axes, err := inputInts(in, 2, "the axes input", reduceAxesArg(a))
-		if err != nil {
-			return nil, err
-		}
-		ax, err := ndarray.NormAxes(axes, x.Rank())
-		if err != nil {
-			return nil, fmt.Errorf("%s of shape %v: %w", name, x.Shape(), err)
-		}
-		gk, err := ndarray.Reshape(g, ndarray.ReducedShape(x.Shape(), ax, true)...)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gradient of shape %v for a reduction of %v over %v: %w", name, g.Shape(), x.Shape(), ax, err)
-		}
+	return reduceBpArgsDef(name, doc, func(x, gk *ndarray.Array, ax []int, a *Args) (*ndarray.Array, error) {
 		bias := a.Bool(1, a.Float(1, 0) != 0)
 		_, v, cx, err := meanVar(x, ax, bias)
 		if err != nil {
@@ -145,7 +131,7 @@ func varianceBpDef(name string, std bool) *Def {
 		// d var/dx = 2(x-mean)/n; d std/dx = (x-mean)/(n·std), 0 where
 		// std is 0.
 		if !std {
-			return one(mulAll(cx, gk, scalarAs(x, 2/n)))
+			return mulAll(cx, gk, scalarAs(x, 2/n))
 		}
 		if err := ndarray.UnaryInto(ndarray.Sqrt, v, v, 0); err != nil {
 			return nil, err
@@ -154,9 +140,8 @@ func varianceBpDef(name string, std bool) *Def {
 		if err != nil {
 			return nil, err
 		}
-		return one(mulAll(q, gk, scalarAs(x, 1/n)))
-	}
-	return d
+		return mulAll(q, gk, scalarAs(x, 1/n))
+	})
 }
 
 var (
