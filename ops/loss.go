@@ -474,24 +474,9 @@ var softmaxCrossEntropyLossGradOp = Register(&Def{
 		}
 		var dz, dlab *ndarray.Array
 		if needZ {
-			// dl/dz = softmax(z)·Σ labS - labS, computed in dz's pooled
-			// buffer (z is float: softmaxCE took its log softmax).
-			dz = c.Alloc(z.DType(), z.Shape())
-			if err := ndarray.SoftmaxInto(dz, z, -1); err != nil {
+			// z is float: softmaxCE took its log softmax.
+			if dz, err = softmaxCEGrad(c, z, labS, ck, -1); err != nil {
 				return nil, err
-			}
-			sumLab, err := reduceFor(c, ndarray.Sum, labS, []int{-1}, true)
-			if err != nil {
-				return nil, err
-			}
-			defer c.Release(sumLab)
-			for _, step := range []struct {
-				op ndarray.BinaryOp
-				y  *ndarray.Array
-			}{{ndarray.Mul, sumLab}, {ndarray.Sub, labS}, {ndarray.Mul, ck}} {
-				if err := ndarray.BinaryInto(step.op, dz, dz, step.y); err != nil {
-					return nil, err
-				}
 			}
 		}
 		if needLab {
@@ -506,3 +491,27 @@ var softmaxCrossEntropyLossGradOp = Register(&Def{
 		return []*ndarray.Array{dz, dw, dlab}, nil
 	},
 })
+
+// softmaxCEGrad returns the gradient of softmax cross-entropy with respect
+// to the logits z along axis, (softmax(z)·Σ labels - labels)·g, in a pooled
+// buffer; g broadcasts over z (kept axis).
+func softmaxCEGrad(c *Ctx, z, labels, g *ndarray.Array, axis int) (*ndarray.Array, error) {
+	dz := c.Alloc(z.DType(), z.Shape())
+	if err := ndarray.SoftmaxInto(dz, z, axis); err != nil {
+		return nil, err
+	}
+	sumLab, err := reduceFor(c, ndarray.Sum, labels, []int{axis}, true)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release(sumLab)
+	for _, step := range []struct {
+		op ndarray.BinaryOp
+		y  *ndarray.Array
+	}{{ndarray.Mul, sumLab}, {ndarray.Sub, labels}, {ndarray.Mul, g}} {
+		if err := ndarray.BinaryInto(step.op, dz, dz, step.y); err != nil {
+			return nil, err
+		}
+	}
+	return dz, nil
+}

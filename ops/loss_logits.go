@@ -171,23 +171,9 @@ var softmaxCEWithLogitsGradOp = Register(&Def{
 		}
 		var dz, dlab *ndarray.Array
 		if c.Needed(0) {
-			// softmax(z)·Σlabels - labels.
-			dz = c.Alloc(z.DType(), z.Shape())
-			if err := ndarray.SoftmaxInto(dz, z, d); err != nil {
+			var err error
+			if dz, err = softmaxCEGrad(c, z, lab, g, d); err != nil {
 				return nil, err
-			}
-			sumLab, err := reduceFor(c, ndarray.Sum, lab, []int{d}, true)
-			if err != nil {
-				return nil, err
-			}
-			defer c.Release(sumLab)
-			for _, step := range []struct {
-				op ndarray.BinaryOp
-				y  *ndarray.Array
-			}{{ndarray.Mul, sumLab}, {ndarray.Sub, lab}, {ndarray.Mul, g}} {
-				if err := ndarray.BinaryInto(step.op, dz, dz, step.y); err != nil {
-					return nil, err
-				}
 			}
 		}
 		if c.Needed(1) {
