@@ -19,7 +19,7 @@ vet:
 	GOARCH=arm64 $(GO) vet ./kernels/...
 
 fmt:
-	@out=$$(gofmt -l . | grep -v '^serialize/fb/'); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l . | grep -v '^serialize/internal/fb/'); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 arm64:
 	@if command -v qemu-aarch64-static >/dev/null 2>&1; then \
