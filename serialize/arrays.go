@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/sdgo/sdgo/ndarray"
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // Conversion between FlatArray (raw bytes in a stated byte order, described

@@ -5,7 +5,7 @@ import (
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // decode reads a FlatGraph buffer into raw structs. The buffer is verified

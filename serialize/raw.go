@@ -1,6 +1,6 @@
 package serialize
 
-import "github.com/sdgo/sdgo/serialize/fb"
+import "github.com/sdgo/sdgo/serialize/internal/fb"
 
 // The raw layer: plain Go structs that mirror the FlatGraph tables one to
 // one. decode fills them from a buffer, encode writes them back. Nothing here

@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/sdgo/sdgo/ops"
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 func readFixture(tb testing.TB, name string) []byte {

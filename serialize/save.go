@@ -11,7 +11,7 @@ import (
 	"github.com/sdgo/sdgo/internal/atomicfile"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // SaveOptions adjust how a graph is written. The zero value (or nil) writes

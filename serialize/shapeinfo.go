@@ -3,7 +3,7 @@ package serialize
 import (
 	"fmt"
 
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // libnd4j describes an array's layout with a "shape-info" vector of int64:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 func TestParseShapeInfo(t *testing.T) {
