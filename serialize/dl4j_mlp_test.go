@@ -9,7 +9,7 @@ import (
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // An MLP in the form Deeplearning4j writes it runs and differentiates: the

@@ -7,7 +7,7 @@ import (
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // SDMath's legacy elementwise nodes as Java writes them: reciprocal as

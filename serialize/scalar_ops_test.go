@@ -7,7 +7,7 @@ import (
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
-	"github.com/sdgo/sdgo/serialize/fb"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // A legacy scalar op as Java writes it (x.rsub(1.0), x.gt(0.5): opType
