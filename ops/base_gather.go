@@ -76,6 +76,64 @@ func gatherPlan(op string, xs []int, axis int, idx []int) ([]int, error) {
 	return offs, nil
 }
 
+// gatherBlocks gathers the slices idx of x along axis into an array of
+// shape (x's shape with axis replaced by the indices' shape): for each
+// outer position and index, one copy of the contiguous block of inner
+// elements, so that an embedding lookup moves rows at memory speed. An
+// index out of range is an error that names op, the index and the shape.
+func gatherBlocks(c *Ctx, op string, x *ndarray.Array, axis int, idx, shape []int) (*ndarray.Array, error) {
+	xs := x.Shape()
+	n := xs[axis]
+	for j, v := range idx {
+		if v < 0 || v >= n {
+			return nil, fmt.Errorf("%s: index %d (position %d of the indices) is out of range for axis %d of shape %v", op, v, j, axis, xs)
+		}
+	}
+	out, err := c.TryAlloc(x.DType(), shape)
+	if err != nil {
+		return nil, fmt.Errorf("%s into shape %v: %w", op, shape, err)
+	}
+	outer, inner := 1, 1
+	for _, d := range xs[:axis] {
+		outer *= d
+	}
+	for _, d := range xs[axis+1:] {
+		inner *= d
+	}
+	switch x.DType() {
+	case ndarray.Float32:
+		err = gatherBlocksT[float32](out, x, outer, n, inner, idx)
+	case ndarray.Float64:
+		err = gatherBlocksT[float64](out, x, outer, n, inner, idx)
+	case ndarray.Int32:
+		err = gatherBlocksT[int32](out, x, outer, n, inner, idx)
+	case ndarray.Int64:
+		err = gatherBlocksT[int64](out, x, outer, n, inner, idx)
+	case ndarray.Bool:
+		err = gatherBlocksT[bool](out, x, outer, n, inner, idx)
+	default:
+		err = fmt.Errorf("%s: cannot gather from %v arrays", op, x.DType())
+	}
+	return out, err
+}
+
+func gatherBlocksT[T ndarray.Elem](out, x *ndarray.Array, outer, n, inner int, idx []int) error {
+	src, err := packedValues[T](x)
+	if err != nil {
+		return err
+	}
+	dst := ndarray.Raw[T](out)[out.Offset():]
+	k := 0
+	for o := 0; o < outer; o++ {
+		for _, v := range idx {
+			b := (o*n + v) * inner
+			copy(dst[k:k+inner], src[b:b+inner])
+			k += inner
+		}
+	}
+	return nil
+}
+
 // gatherRunArgs reads gather's axis and indices at run time, returning the
 // indices' shape too.
 func gatherRunArgs(op string, in []*ndarray.Array, a *Args, rank int) (axis int, idx, is []int, err error) {
@@ -167,11 +225,7 @@ var gatherOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		offs, err := gatherPlan("gather", x.Shape(), axis, idx)
-		if err != nil {
-			return nil, err
-		}
-		return one(gatherOffsets(x, offs, gatherShape(x.Shape(), axis, is)))
+		return one(gatherBlocks(c, "gather", x, axis, idx, gatherShape(x.Shape(), axis, is)))
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
 		x := n.In[0]
