@@ -142,3 +142,30 @@ func (n CNN) MaxPool3D(x *Variable, cfg Pooling3DConfig) *Variable {
 func (n CNN) AvgPool3D(x *Variable, cfg Pooling3DConfig) *Variable {
 	return n.g.Apply("avgpool3dnew", cfg.args(boolInt(cfg.IncludePadding)), x)
 }
+
+// SpaceToDepth moves each blockSize x blockSize block of a 4-D image batch
+// into the channels, the block's row and column before the channel (op
+// space_to_depth); format says where the channels are.
+func (n CNN) SpaceToDepth(x *Variable, blockSize int, format DataFormat) *Variable {
+	return n.g.Apply("space_to_depth", ops.Args{I: []int64{int64(blockSize), int64(format)}}, x)
+}
+
+// DepthToSpace is SpaceToDepth's inverse (op depth_to_space).
+func (n CNN) DepthToSpace(x *Variable, blockSize int, format DataFormat) *Variable {
+	return n.g.Apply("depth_to_space", ops.Args{I: []int64{int64(blockSize), int64(format)}}, x)
+}
+
+// isNCHW is upsampling's format flag: libnd4j reads 1 as channels first.
+func (f DataFormat) isNCHW() int64 { return boolInt(f == ChannelsFirst) }
+
+// Upsampling2D repeats each pixel factor[0] x factor[1] times (op
+// upsampling2d).
+func (n CNN) Upsampling2D(x *Variable, factor [2]int, format DataFormat) *Variable {
+	return n.g.Apply("upsampling2d", ops.Args{I: []int64{int64(factor[0]), int64(factor[1]), format.isNCHW()}}, x)
+}
+
+// Upsampling3D repeats each voxel factor[0] x factor[1] x factor[2] times
+// (op upsampling3d).
+func (n CNN) Upsampling3D(x *Variable, factor [3]int, format DataFormat) *Variable {
+	return n.g.Apply("upsampling3d", ops.Args{I: []int64{int64(factor[0]), int64(factor[1]), int64(factor[2]), format.isNCHW()}}, x)
+}

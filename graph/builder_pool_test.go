@@ -43,3 +43,28 @@ func TestPoolingBuilders(t *testing.T) {
 		}
 	}
 }
+
+// The space and upsampling builders infer exact sizes, batch unknown.
+func TestSpaceBuilders(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, -1, 4, 6, 3)
+	for i, c := range []struct {
+		v    *graph.Variable
+		want []int
+	}{
+		{g.CNN().SpaceToDepth(x, 2, graph.ChannelsLast), []int{-1, 2, 3, 12}},
+		{g.CNN().DepthToSpace(g.CNN().SpaceToDepth(x, 2, graph.ChannelsLast), 2, graph.ChannelsLast), []int{-1, 4, 6, 3}},
+		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.ChannelsLast), []int{-1, 8, 18, 3}},
+		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.ChannelsFirst), []int{-1, 4, 12, 9}},
+	} {
+		if err := c.v.Err(); err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if !slices.Equal(c.v.Shape(), c.want) {
+			t.Errorf("case %d: shape %v, want %v", i, c.v.Shape(), c.want)
+		}
+	}
+	if v := g.CNN().SpaceToDepth(g.Placeholder("y", ndarray.Float32, 1, 3, 3, 1), 2, graph.ChannelsLast); v.Err() == nil {
+		t.Errorf("space_to_depth of a 3x3 image with blocks of 2: no error")
+	}
+}
