@@ -1,0 +1,38 @@
+package opcases_test
+
+import (
+	"math/rand/v2"
+
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Random differential cases of space_to_depth, depth_to_space and
+// upsampling (ops/cnn_space.go).
+
+func init() {
+	for name, g := range map[string]dgen{
+		"space_to_depth": func(r *rand.Rand) dcase {
+			bs, f := 1+r.IntN(2), r.IntN(2)
+			sh := []int{1 + r.IntN(2), 1 + r.IntN(2), bs * (1 + r.IntN(2)), bs * (1 + r.IntN(2))}
+			return dcase{args: ops.Args{I: []int64{int64(bs), int64(f)}}, in: []dinput{dvar(rnd(r, sh...))}}
+		},
+		"depth_to_space": func(r *rand.Rand) dcase {
+			bs, f := 1+r.IntN(2), r.IntN(2)
+			sh := []int{1, bs * bs * (1 + r.IntN(2)), 1 + r.IntN(2), 1 + r.IntN(2)}
+			if f == 1 {
+				sh = []int{1, sh[2], sh[3], sh[1]}
+			}
+			return dcase{args: ops.Args{I: []int64{int64(bs), int64(f)}}, in: []dinput{dvar(rnd(r, sh...))}}
+		},
+		"upsampling2d": func(r *rand.Rand) dcase {
+			return dcase{args: ops.Args{I: []int64{int64(1 + r.IntN(2)), int64(1 + r.IntN(3)), int64(r.IntN(2))}},
+				in: []dinput{dvar(rnd(r, 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)))}}
+		},
+		"upsampling3d": func(r *rand.Rand) dcase {
+			return dcase{args: ops.Args{I: []int64{int64(1 + r.IntN(2)), int64(1 + r.IntN(2)), int64(1 + r.IntN(2)), int64(r.IntN(2))}},
+				in: []dinput{dvar(rnd(r, 1, 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)))}}
+		},
+	} {
+		familyDgens[name] = g
+	}
+}
