@@ -1,0 +1,50 @@
+package ops_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Errors of the recurrent cells (ops/rnn_cell.go); values and gradients
+// are checked in validation/opcases.
+func TestRNNCellErrors(t *testing.T) {
+	info := func(s ...int) ops.Info { return ops.Info{DType: ndarray.Float32, Shape: s} }
+	ok := []ops.Info{info(2, 3), info(2, 4), info(7, 8), info(7, 4), info(8), info(4)}
+	with := func(i int, v ops.Info) []ops.Info {
+		in := append([]ops.Info(nil), ok...)
+		in[i] = v
+		return in
+	}
+	for _, c := range []struct {
+		in  []ops.Info
+		msg string
+	}{
+		{with(1, info(3, 4)), "different batch sizes"},
+		{with(0, info(2, 3, 1)), "must be matrices"},
+		{with(2, info(7, 6)), "W (reset and update gate weights) has shape [7 6]; want [7 8]"},
+		{with(3, info(6, 4)), "Wc (cell gate weights) has shape [6 4]; want [7 4]"},
+		{with(4, info(4)), "b (reset and update gate biases)"},
+		{with(5, info(8)), "bc (cell gate biases)"},
+		{with(5, ops.Info{DType: ndarray.Float64, Shape: []int{4}}), "one dtype"},
+	} {
+		d, _ := ops.Lookup("gruCell")
+		_, err := d.Infer(c.in, &ops.Args{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), "gruCell") {
+			t.Errorf("gruCell %v: error %v, want one mentioning %q", c.in, err, c.msg)
+		}
+	}
+	// Known shapes pass; gruCell_bp refuses a gradient of the wrong shape.
+	if d, _ := ops.Lookup("gruCell"); d != nil {
+		if _, err := d.Infer(ok, &ops.Args{}); err != nil {
+			t.Error(err)
+		}
+	}
+	d, _ := ops.Lookup("gruCell_bp")
+	_, err := d.Infer(append(append([]ops.Info(nil), ok...), info(2, 4), info(2, 4), info(2, 3), info(2, 4)), &ops.Args{})
+	if err == nil || !strings.Contains(err.Error(), "gruCell_bp") {
+		t.Errorf("gruCell_bp with a [2 3] gradient: error %v", err)
+	}
+}
