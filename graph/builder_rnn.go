@@ -41,3 +41,50 @@ func (r RNN) GRUCell(x, hLast *Variable, w GRUWeights) GRUCellOutputs {
 	}
 	return GRUCellOutputs{outs[0], outs[1], outs[2], outs[3]}
 }
+
+// LSTMWeights are an LSTM cell's parameters, in libnd4j's layout: W
+// [nIn+nOut, 4·nOut] (gate columns input i, block input z, forget f,
+// output o; the rows of the input then those of the previous output), the
+// peephole weights Wci, Wcf, Wco [nOut] (read only with
+// LSTMCellConfig.Peephole, but always given) and B [4·nOut].
+type LSTMWeights struct {
+	W, Wci, Wcf, Wco, B *Variable
+}
+
+// LSTMCellConfig holds lstmBlockCell's options.
+type LSTMCellConfig struct {
+	// Peephole adds the previous cell state to the input and forget
+	// gates (through Wci, Wcf) and the new one to the output gate
+	// (through Wco). Default false.
+	Peephole bool
+	// ForgetBias is added to the forget gate's pre-activation. Default 0.
+	ForgetBias float64
+	// CellClip clips the cell state to ±CellClip. Default 0: no clipping.
+	CellClip float64
+}
+
+// LSTMCellOutputs are an LSTM step's outputs, each [batch, nOut]: the
+// input gate I, the cell state C, the forget gate F, the output gate O,
+// the block input Z, H = tanh(C) and the output Y = O∘H.
+type LSTMCellOutputs struct {
+	I, C, F, O, Z, H, Y *Variable
+}
+
+// LSTMCell is one LSTM step (op lstmBlockCell, SameDiff's SDRNN.lstmCell)
+// for xt [batch, nIn], the previous cell state cLast and output yLast
+// [batch, nOut].
+func (r RNN) LSTMCell(xt, cLast, yLast *Variable, w LSTMWeights, cfg LSTMCellConfig) LSTMCellOutputs {
+	in := []*Variable{xt, cLast, yLast, w.W, w.Wci, w.Wcf, w.Wco, w.B}
+	all := func(v *Variable) LSTMCellOutputs { return LSTMCellOutputs{v, v, v, v, v, v, v} }
+	for _, v := range in {
+		if v != nil && v.err != nil {
+			return all(v)
+		}
+	}
+	args := ops.Args{I: []int64{b2i(cfg.Peephole)}, F: []float64{cfg.ForgetBias, cfg.CellClip}}
+	outs, err := r.g.Op("lstmBlockCell", args, in...)
+	if err != nil {
+		return all(r.g.fail(err))
+	}
+	return LSTMCellOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6]}
+}

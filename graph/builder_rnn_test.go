@@ -37,6 +37,23 @@ func TestGRUCellBuilder(t *testing.T) {
 			t.Errorf("%s = %v, want %v", c.v.Name(), got, c.want)
 		}
 	}
+	// LSTMCell with zero weights and a forget bias of ln 3: i = o = 1/2,
+	// z = 0, f = 3/4, so c = 3/4·cLast and y = tanh(c)/2 (by hand).
+	lw := graph.LSTMWeights{W: zeros("lw", 5, 8), Wci: zeros("wci", 2), Wcf: zeros("wcf", 2), Wco: zeros("wco", 2), B: zeros("lb", 8)}
+	lo := g.RNN().LSTMCell(x, h, h, lw, graph.LSTMCellConfig{ForgetBias: math.Log(3)})
+	if lo.Y.Err() != nil {
+		t.Fatal(lo.Y.Err())
+	}
+	lres, err := exec.Output(g, nil, lo.C.Name(), lo.Y.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{3, -1.5} {
+		c, y := lres[lo.C.Name()].Float64s()[i], lres[lo.Y.Name()].Float64s()[i]
+		if math.Abs(c-want) > 1e-12 || math.Abs(y-math.Tanh(want)/2) > 1e-12 {
+			t.Errorf("LSTMCell element %d: c %v y %v, want %v and %v", i, c, y, want, math.Tanh(want)/2)
+		}
+	}
 	// W with the wrong number of columns: an error naming W.
 	bad := g.RNN().GRUCell(x, h, graph.GRUWeights{W: zeros("w3", 5, 3), Wc: w.Wc, B: w.B, Bc: w.Bc})
 	if bad.H.Err() == nil || !strings.Contains(bad.H.Err().Error(), "W (reset and update gate weights) has shape [5 3]; want [5 4]") {

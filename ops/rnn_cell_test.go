@@ -48,3 +48,38 @@ func TestRNNCellErrors(t *testing.T) {
 		t.Errorf("gruCell_bp with a [2 3] gradient: error %v", err)
 	}
 }
+
+func TestLSTMBlockCellErrors(t *testing.T) {
+	info := func(s ...int) ops.Info { return ops.Info{DType: ndarray.Float64, Shape: s} }
+	ok := []ops.Info{info(2, 3), info(2, 4), info(2, 4), info(7, 16), info(4), info(4), info(4), info(16)}
+	with := func(i int, v ops.Info) []ops.Info {
+		in := append([]ops.Info(nil), ok...)
+		in[i] = v
+		return in
+	}
+	d, _ := ops.Lookup("lstmBlockCell")
+	if _, err := d.Infer(ok, &ops.Args{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in  []ops.Info
+		msg string
+	}{
+		{with(2, info(3, 4)), "different batch sizes"},
+		{with(2, info(2, 5)), "different numbers of units"},
+		{with(3, info(7, 12)), "W (gate weights, columns i, z, f, o) has shape [7 12]; want [7 16]"},
+		{with(5, info(3)), "Wcf (forget gate peephole)"},
+		{with(7, info(4, 4)), "b (gate biases)"},
+	} {
+		_, err := d.Infer(c.in, &ops.Args{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), "lstmBlockCell") {
+			t.Errorf("lstmBlockCell %v: error %v, want one mentioning %q", c.in, err, c.msg)
+		}
+	}
+	// A negative clipping value is refused at run time.
+	z := func(s ...int) *ndarray.Array { return ndarray.Must(ndarray.Zeros(ndarray.Float64, s...)) }
+	_, err := d.Run(nil, []*ndarray.Array{z(1, 1), z(1, 1), z(1, 1), z(2, 4), z(1), z(1), z(1), z(4)}, &ops.Args{F: []float64{0, -1}})
+	if err == nil || !strings.Contains(err.Error(), "cell clipping") {
+		t.Errorf("a clipping value of -1: error %v", err)
+	}
+}
