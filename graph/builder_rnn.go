@@ -88,3 +88,12 @@ func (r RNN) LSTMCell(xt, cLast, yLast *Variable, w LSTMWeights, cfg LSTMCellCon
 	}
 	return LSTMCellOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6]}
 }
+
+// SRUCell is one SRU step (op sruCell) for xt [batch, inSize] and the
+// previous cell state ct1 [batch, inSize], with w [inSize, 3·inSize]
+// (column blocks: candidate, forget gate, reset gate) and b [2·inSize]
+// (forget then reset biases). It returns the output h and the cell state
+// c, both [batch, inSize].
+func (r RNN) SRUCell(xt, ct1, w, b *Variable) (h, c *Variable) {
+	return r.g.twoOutputs("sruCell", ops.Args{}, xt, ct1, w, b)
+}

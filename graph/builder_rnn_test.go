@@ -54,6 +54,19 @@ func TestGRUCellBuilder(t *testing.T) {
 			t.Errorf("LSTMCell element %d: c %v y %v, want %v and %v", i, c, y, want, math.Tanh(want)/2)
 		}
 	}
+	// SRUCell with zero weights and biases: f = r = 1/2, c = ct1/2,
+	// h = tanh(c)/2 + x/2 (by hand).
+	sh, sc := g.RNN().SRUCell(h, h, zeros("sw", 2, 6), zeros("sb", 4))
+	sres, err := exec.Output(g, nil, sh.Name(), sc.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range []float64{4, -2} {
+		gh, gc := sres[sh.Name()].Float64s()[i], sres[sc.Name()].Float64s()[i]
+		if math.Abs(gc-v/2) > 1e-12 || math.Abs(gh-(math.Tanh(v/2)+v)/2) > 1e-12 {
+			t.Errorf("SRUCell element %d: h %v c %v", i, gh, gc)
+		}
+	}
 	// W with the wrong number of columns: an error naming W.
 	bad := g.RNN().GRUCell(x, h, graph.GRUWeights{W: zeros("w3", 5, 3), Wc: w.Wc, B: w.B, Bc: w.Bc})
 	if bad.H.Err() == nil || !strings.Contains(bad.H.Err().Error(), "W (reset and update gate weights) has shape [5 3]; want [5 4]") {

@@ -83,3 +83,22 @@ func TestLSTMBlockCellErrors(t *testing.T) {
 		t.Errorf("a clipping value of -1: error %v", err)
 	}
 }
+
+func TestSRUCellErrors(t *testing.T) {
+	info := func(s ...int) ops.Info { return ops.Info{DType: ndarray.Float64, Shape: s} }
+	d, _ := ops.Lookup("sruCell")
+	for _, c := range []struct {
+		in  []ops.Info
+		msg string
+	}{
+		{[]ops.Info{info(2, 3), info(2, 4), info(3, 9), info(6)}, "previous cell state has shape [2 4]; want [2 3]"},
+		{[]ops.Info{info(2, 3), info(2, 3), info(3, 6), info(6)}, "weights have shape [3 6]; want [3 9]"},
+		{[]ops.Info{info(2, 3), info(2, 3), info(3, 9), info(3)}, "biases have shape [3]; want [6]"},
+		{[]ops.Info{info(2, 3, 1), info(2, 3), info(3, 9), info(6)}, "must be a matrix"},
+	} {
+		_, err := d.Infer(c.in, &ops.Args{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), "sruCell") {
+			t.Errorf("sruCell %v: error %v, want one mentioning %q", c.in, err, c.msg)
+		}
+	}
+}

@@ -26,3 +26,10 @@ func init() {
 				dvar(rnd(r, nOut)), dvar(rnd(r, nOut)), dvar(rnd(r, nOut)), dvar(rnd(r, 4*nOut))}}
 	}
 }
+
+func init() {
+	familyDgens["sruCell"] = func(r *rand.Rand) dcase {
+		bS, k := 1+r.IntN(3), 1+r.IntN(3)
+		return dcase{in: []dinput{dvar(rnd(r, bS, k)), dvar(rnd(r, bS, k)), dvar(rnd(r, k, 3*k)), dvar(rnd(r, 2*k))}}
+	}
+}
