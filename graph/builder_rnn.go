@@ -97,3 +97,19 @@ func (r RNN) LSTMCell(xt, cLast, yLast *Variable, w LSTMWeights, cfg LSTMCellCon
 func (r RNN) SRUCell(xt, ct1, w, b *Variable) (h, c *Variable) {
 	return r.g.twoOutputs("sruCell", ops.Args{}, xt, ct1, w, b)
 }
+
+// GRUSequenceWeights are the parameters of the whole-sequence GRU (op
+// gru): Wx [nIn, 3·nOut] and Wh [nOut, 3·nOut] with gate column blocks
+// reset, update, cell, and B [3·nOut].
+type GRUSequenceWeights struct {
+	Wx, Wh, B *Variable
+}
+
+// GRU runs a GRU over x [time, batch, nIn] from the initial output hI
+// [batch, nOut] and returns every step's output [time, batch, nOut] (op
+// gru). Per step: r, u = σ(x·Wx + B + hPrev·Wh) over their blocks,
+// c = tanh(x·Wx_c + B_c + r∘(hPrev·Wh_c)), h = u∘hPrev + (1 - u)∘c.
+// Its gradient is libnd4j's gru_bp: backpropagation through time in one op.
+func (r RNN) GRU(x, hI *Variable, w GRUSequenceWeights) *Variable {
+	return r.g.Apply("gru", ops.Args{}, x, hI, w.Wx, w.Wh, w.B)
+}

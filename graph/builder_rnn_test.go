@@ -67,6 +67,16 @@ func TestGRUCellBuilder(t *testing.T) {
 			t.Errorf("SRUCell element %d: h %v c %v", i, gh, gc)
 		}
 	}
+	// GRU over two steps with zero weights: every step halves h.
+	xs := g.Var("xs", ndarray.Must(ndarray.Zeros(ndarray.Float64, 2, 1, 3)))
+	seq := g.RNN().GRU(xs, h, graph.GRUSequenceWeights{Wx: zeros("wx", 3, 6), Wh: zeros("wh", 2, 6), B: zeros("gb", 6)})
+	gres, err := exec.Output(g, nil, seq.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gres[seq.Name()].Float64s(); len(got) != 4 || got[0] != 2 || got[1] != -1 || got[2] != 1 || got[3] != -0.5 {
+		t.Errorf("GRU = %v, want [2 -1 1 -0.5]", got)
+	}
 	// W with the wrong number of columns: an error naming W.
 	bad := g.RNN().GRUCell(x, h, graph.GRUWeights{W: zeros("w3", 5, 3), Wc: w.Wc, B: w.B, Bc: w.Bc})
 	if bad.H.Err() == nil || !strings.Contains(bad.H.Err().Error(), "W (reset and update gate weights) has shape [5 3]; want [5 4]") {

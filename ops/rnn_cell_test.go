@@ -102,3 +102,23 @@ func TestSRUCellErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestGRUErrors(t *testing.T) {
+	info := func(s ...int) ops.Info { return ops.Info{DType: ndarray.Float32, Shape: s} }
+	d, _ := ops.Lookup("gru")
+	for _, c := range []struct {
+		in  []ops.Info
+		msg string
+	}{
+		{[]ops.Info{info(4, 2, 3), info(3, 5), info(3, 15), info(5, 15), info(15)}, "different batch sizes"},
+		{[]ops.Info{info(4, 2, 3), info(2, 5), info(3, 12), info(5, 15), info(15)}, "Wx (input weights) has shape [3 12]; want [3 15]"},
+		{[]ops.Info{info(4, 2, 3), info(2, 5), info(3, 15), info(4, 15), info(15)}, "Wh (recurrent weights)"},
+		{[]ops.Info{info(4, 2, 3), info(2, 5), info(3, 15), info(5, 15), info(5)}, "b (biases)"},
+		{[]ops.Info{info(2, 3), info(2, 5), info(3, 15), info(5, 15), info(15)}, "[time, batch, nIn]"},
+	} {
+		_, err := d.Infer(c.in, &ops.Args{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) || !strings.Contains(err.Error(), "gru") {
+			t.Errorf("gru %v: error %v, want one mentioning %q", c.in, err, c.msg)
+		}
+	}
+}
