@@ -1,0 +1,115 @@
+package graph
+
+import "github.com/sdgo/sdgo/ops"
+
+// Builder methods of SameDiff's recurrent ops (ops/rnn_cell.go).
+
+// RNN groups the recurrent-network functions: g.RNN().GRUCell(...).
+func (g *Graph) RNN() RNN { return RNN{g} }
+
+// RNN is the namespace of recurrent-network functions (SameDiff's SDRNN).
+type RNN struct{ g *Graph }
+
+// GRUWeights are a GRU cell's parameters, in libnd4j's layout: W
+// [nIn+nOut, 2·nOut] (reset then update gate columns; the rows of the
+// input then those of the previous output), Wc [nIn+nOut, nOut] (cell
+// gate), B [2·nOut] and Bc [nOut].
+type GRUWeights struct {
+	W, Wc, B, Bc *Variable
+}
+
+// GRUCellOutputs are a GRU step's outputs, each [batch, nOut]: the reset
+// gate R, the update gate U, the cell gate C and the output H.
+type GRUCellOutputs struct {
+	R, U, C, H *Variable
+}
+
+// GRUCell is one GRU step for x [batch, nIn] and the previous output
+// hLast [batch, nOut] (op gruCell): r, u = σ([x, hLast]·W + B),
+// c = tanh([x, r∘hLast]·Wc + Bc), h = u∘hLast + (1 - u)∘c.
+func (r RNN) GRUCell(x, hLast *Variable, w GRUWeights) GRUCellOutputs {
+	in := []*Variable{x, hLast, w.W, w.Wc, w.B, w.Bc}
+	for _, v := range in {
+		if v != nil && v.err != nil {
+			return GRUCellOutputs{v, v, v, v}
+		}
+	}
+	outs, err := r.g.Op("gruCell", ops.Args{}, in...)
+	if err != nil {
+		f := r.g.fail(err)
+		return GRUCellOutputs{f, f, f, f}
+	}
+	return GRUCellOutputs{outs[0], outs[1], outs[2], outs[3]}
+}
+
+// LSTMWeights are an LSTM cell's parameters, in libnd4j's layout: W
+// [nIn+nOut, 4·nOut] (gate columns input i, block input z, forget f,
+// output o; the rows of the input then those of the previous output), the
+// peephole weights Wci, Wcf, Wco [nOut] (read only with
+// LSTMCellConfig.Peephole, but always given) and B [4·nOut].
+type LSTMWeights struct {
+	W, Wci, Wcf, Wco, B *Variable
+}
+
+// LSTMCellConfig holds lstmBlockCell's options.
+type LSTMCellConfig struct {
+	// Peephole adds the previous cell state to the input and forget
+	// gates (through Wci, Wcf) and the new one to the output gate
+	// (through Wco). Default false.
+	Peephole bool
+	// ForgetBias is added to the forget gate's pre-activation. Default 0.
+	ForgetBias float64
+	// CellClip clips the cell state to ±CellClip. Default 0: no clipping.
+	CellClip float64
+}
+
+// LSTMCellOutputs are an LSTM step's outputs, each [batch, nOut]: the
+// input gate I, the cell state C, the forget gate F, the output gate O,
+// the block input Z, H = tanh(C) and the output Y = O∘H.
+type LSTMCellOutputs struct {
+	I, C, F, O, Z, H, Y *Variable
+}
+
+// LSTMCell is one LSTM step (op lstmBlockCell, SameDiff's SDRNN.lstmCell)
+// for xt [batch, nIn], the previous cell state cLast and output yLast
+// [batch, nOut].
+func (r RNN) LSTMCell(xt, cLast, yLast *Variable, w LSTMWeights, cfg LSTMCellConfig) LSTMCellOutputs {
+	in := []*Variable{xt, cLast, yLast, w.W, w.Wci, w.Wcf, w.Wco, w.B}
+	all := func(v *Variable) LSTMCellOutputs { return LSTMCellOutputs{v, v, v, v, v, v, v} }
+	for _, v := range in {
+		if v != nil && v.err != nil {
+			return all(v)
+		}
+	}
+	args := ops.Args{I: []int64{b2i(cfg.Peephole)}, F: []float64{cfg.ForgetBias, cfg.CellClip}}
+	outs, err := r.g.Op("lstmBlockCell", args, in...)
+	if err != nil {
+		return all(r.g.fail(err))
+	}
+	return LSTMCellOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6]}
+}
+
+// SRUCell is one SRU step (op sruCell) for xt [batch, inSize] and the
+// previous cell state ct1 [batch, inSize], with w [inSize, 3·inSize]
+// (column blocks: candidate, forget gate, reset gate) and b [2·inSize]
+// (forget then reset biases). It returns the output h and the cell state
+// c, both [batch, inSize].
+func (r RNN) SRUCell(xt, ct1, w, b *Variable) (h, c *Variable) {
+	return r.g.twoOutputs("sruCell", ops.Args{}, xt, ct1, w, b)
+}
+
+// GRUSequenceWeights are the parameters of the whole-sequence GRU (op
+// gru): Wx [nIn, 3·nOut] and Wh [nOut, 3·nOut] with gate column blocks
+// reset, update, cell, and B [3·nOut].
+type GRUSequenceWeights struct {
+	Wx, Wh, B *Variable
+}
+
+// GRU runs a GRU over x [time, batch, nIn] from the initial output hI
+// [batch, nOut] and returns every step's output [time, batch, nOut] (op
+// gru). Per step: r, u = σ(x·Wx + B + hPrev·Wh) over their blocks,
+// c = tanh(x·Wx_c + B_c + r∘(hPrev·Wh_c)), h = u∘hPrev + (1 - u)∘c.
+// Its gradient is libnd4j's gru_bp: backpropagation through time in one op.
+func (r RNN) GRU(x, hI *Variable, w GRUSequenceWeights) *Variable {
+	return r.g.Apply("gru", ops.Args{}, x, hI, w.Wx, w.Wh, w.B)
+}
