@@ -6,46 +6,9 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
-// Ops of SameDiff's CNN namespace: conv2d and avgpool3dnew, with their
-// backprop ops.
-
-// ---------------------------------------------------------------- conv2d
-
-// conv2dCfg is conv2d's configuration (libnd4j int args 0-10).
-type conv2dCfg struct {
-	kH, kW, sH, sW, pH, pW, dH, dW int
-	same                           bool
-	nhwc                           bool
-	wFormat                        int
-}
-
-func conv2dArgs(op string, a *Args) (conv2dCfg, error) {
-	if len(a.I) < 9 {
-		return conv2dCfg{}, fmt.Errorf("%s needs int args kH, kW, sH, sW, pH, pW, dH, dW, isSameMode [, dataFormat, weightsFormat]; got %d", op, len(a.I))
-	}
-	i := intsOf(a.I)
-	cfg := conv2dCfg{kH: i[0], kW: i[1], sH: i[2], sW: i[3], pH: i[4], pW: i[5], dH: i[6], dW: i[7], same: i[8] == 1}
-	if i[8] != 0 && i[8] != 1 {
-		return cfg, fmt.Errorf("%s: padding mode %d is not 0 (VALID) or 1 (SAME)", op, i[8])
-	}
-	if len(i) > 9 {
-		cfg.nhwc = i[9] == 1
-	}
-	if len(i) > 10 {
-		cfg.wFormat = i[10]
-		if cfg.wFormat < 0 || cfg.wFormat > 2 {
-			return cfg, fmt.Errorf("%s: weights format %d is not 0 [kH,kW,iC,oC], 1 [oC,iC,kH,kW] or 2 [oC,kH,kW,iC]", op, cfg.wFormat)
-		}
-	}
-	if cfg.sH <= 0 || cfg.sW <= 0 || cfg.dH <= 0 || cfg.dW <= 0 || cfg.pH < 0 || cfg.pW < 0 {
-		return cfg, fmt.Errorf("%s: strides (%d,%d) and dilations (%d,%d) must be positive, paddings (%d,%d) not negative",
-			op, cfg.sH, cfg.sW, cfg.dH, cfg.dW, cfg.pH, cfg.pW)
-	}
-	if err := windowArgsFit(op, i[:8]); err != nil {
-		return cfg, err
-	}
-	return cfg, nil
-}
+// Ops of SameDiff's CNN namespace: avgpool3dnew with its backprop op, and
+// the window helpers the CNN files share (the convolutions are in
+// cnn_conv.go).
 
 // windowArgsFit refuses window sizes, strides, paddings or dilations
 // larger than any array's axis, so that the window arithmetic (outSize,
@@ -74,12 +37,6 @@ func floats(op string, shape ...int) ([]float64, error) {
 	return ndarray.Raw[float64](a), nil
 }
 
-// wPerm permutes weights of a format into [kH, kW, iC, oC]; wInv back.
-var (
-	wPerm = [3][]int{{0, 1, 2, 3}, {2, 3, 1, 0}, {1, 2, 3, 0}}
-	wInv  = [3][]int{{0, 1, 2, 3}, {3, 2, 0, 1}, {3, 0, 1, 2}}
-)
-
 // outSize is the output length of a window sweep along one axis, and the
 // padding before (SAME mode computes it, as TensorFlow and libnd4j do: the
 // extra cell of an odd total goes after).
@@ -91,47 +48,6 @@ func outSize(in, k, s, p, d int, same bool) (out, pad int) {
 		return out, pad
 	}
 	return (in+2*p-ek)/s + 1, p
-}
-
-// conv2dShapes checks input and weights shapes ([4] each, in their
-// formats) and returns the channels-last sizes.
-type convDims struct {
-	bS, iH, iW, iC, oH, oW, oC, kH, kW, pH, pW int
-}
-
-func conv2dDims(op string, cfg conv2dCfg, x, w []int) (convDims, error) {
-	var d convDims
-	if len(x) != 4 || len(w) != 4 {
-		return d, fmt.Errorf("%s: input %v and weights %v must both have rank 4", op, x, w)
-	}
-	hwc := x
-	if !cfg.nhwc {
-		hwc = []int{x[0], x[2], x[3], x[1]}
-	}
-	kw := []int{w[wPerm[cfg.wFormat][0]], w[wPerm[cfg.wFormat][1]], w[wPerm[cfg.wFormat][2]], w[wPerm[cfg.wFormat][3]]}
-	d.bS, d.iH, d.iW, d.iC = hwc[0], hwc[1], hwc[2], hwc[3]
-	d.kH, d.kW, d.oC = kw[0], kw[1], kw[3]
-	if (cfg.kH > 0 && cfg.kH != d.kH) || (cfg.kW > 0 && cfg.kW != d.kW) || kw[2] != d.iC {
-		return d, fmt.Errorf("%s: weights of shape %v (format %d) do not fit kernel %dx%d and %d input channels (input %v)",
-			op, w, cfg.wFormat, cfg.kH, cfg.kW, d.iC, x)
-	}
-	if !dilatedFits(d.kH, cfg.dH) || !dilatedFits(d.kW, cfg.dW) {
-		return d, fmt.Errorf("%s: kernel %dx%d with dilation (%d,%d) is too large", op, d.kH, d.kW, cfg.dH, cfg.dW)
-	}
-	d.oH, d.pH = outSize(d.iH, d.kH, cfg.sH, cfg.pH, cfg.dH, cfg.same)
-	d.oW, d.pW = outSize(d.iW, d.kW, cfg.sW, cfg.pW, cfg.dW, cfg.same)
-	if d.oH <= 0 || d.oW <= 0 {
-		return d, fmt.Errorf("%s: input %v is too small for kernel %dx%d with dilation (%d,%d) and padding (%d,%d)",
-			op, x, d.kH, d.kW, cfg.dH, cfg.dW, cfg.pH, cfg.pW)
-	}
-	return d, nil
-}
-
-func (d convDims) outShape(nhwc bool) []int {
-	if nhwc {
-		return []int{d.bS, d.oH, d.oW, d.oC}
-	}
-	return []int{d.bS, d.oC, d.oH, d.oW}
 }
 
 // channelsLast returns x's values with the channel axis last.

@@ -19,6 +19,99 @@ import (
 // the output; only the (small) weights are repacked when their format is
 // not the one the path reads.
 
+// conv2dCfg is conv2d's configuration (libnd4j int args 0-10).
+type conv2dCfg struct {
+	kH, kW, sH, sW, pH, pW, dH, dW int
+	same                           bool
+	causal                         bool // padding mode 2: all padding before
+	nhwc                           bool
+	wFormat                        int
+}
+
+func conv2dArgs(op string, a *Args) (conv2dCfg, error) {
+	if len(a.I) < 9 {
+		return conv2dCfg{}, fmt.Errorf("%s needs int args kH, kW, sH, sW, pH, pW, dH, dW, isSameMode [, dataFormat, weightsFormat]; got %d", op, len(a.I))
+	}
+	i := intsOf(a.I)
+	cfg := conv2dCfg{kH: i[0], kW: i[1], sH: i[2], sW: i[3], pH: i[4], pW: i[5], dH: i[6], dW: i[7], same: i[8] == 1, causal: i[8] == 2}
+	if i[8] < 0 || i[8] > 2 {
+		return cfg, fmt.Errorf("%s: padding mode %d is not 0 (VALID), 1 (SAME) or 2 (CAUSAL)", op, i[8])
+	}
+	if len(i) > 9 {
+		cfg.nhwc = i[9] == 1
+	}
+	if len(i) > 10 {
+		cfg.wFormat = i[10]
+		if cfg.wFormat < 0 || cfg.wFormat > 2 {
+			return cfg, fmt.Errorf("%s: weights format %d is not 0 [kH,kW,iC,oC], 1 [oC,iC,kH,kW] or 2 [oC,kH,kW,iC]", op, cfg.wFormat)
+		}
+	}
+	if cfg.sH <= 0 || cfg.sW <= 0 || cfg.dH <= 0 || cfg.dW <= 0 || cfg.pH < 0 || cfg.pW < 0 {
+		return cfg, fmt.Errorf("%s: strides (%d,%d) and dilations (%d,%d) must be positive, paddings (%d,%d) not negative",
+			op, cfg.sH, cfg.sW, cfg.dH, cfg.dW, cfg.pH, cfg.pW)
+	}
+	if err := windowArgsFit(op, i[:8]); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// wPerm permutes weights of a format into [kH, kW, iC, oC]; wInv back.
+var (
+	wPerm = [3][]int{{0, 1, 2, 3}, {2, 3, 1, 0}, {1, 2, 3, 0}}
+	wInv  = [3][]int{{0, 1, 2, 3}, {3, 2, 0, 1}, {3, 0, 1, 2}}
+)
+
+// conv2dShapes checks input and weights shapes ([4] each, in their
+// formats) and returns the channels-last sizes.
+type convDims struct {
+	bS, iH, iW, iC, oH, oW, oC, kH, kW, pH, pW int
+}
+
+func conv2dDims(op string, cfg conv2dCfg, x, w []int) (convDims, error) {
+	var d convDims
+	if len(x) != 4 || len(w) != 4 {
+		return d, fmt.Errorf("%s: input %v and weights %v must both have rank 4", op, x, w)
+	}
+	hwc := x
+	if !cfg.nhwc {
+		hwc = []int{x[0], x[2], x[3], x[1]}
+	}
+	kw := []int{w[wPerm[cfg.wFormat][0]], w[wPerm[cfg.wFormat][1]], w[wPerm[cfg.wFormat][2]], w[wPerm[cfg.wFormat][3]]}
+	d.bS, d.iH, d.iW, d.iC = hwc[0], hwc[1], hwc[2], hwc[3]
+	d.kH, d.kW, d.oC = kw[0], kw[1], kw[3]
+	if (cfg.kH > 0 && cfg.kH != d.kH) || (cfg.kW > 0 && cfg.kW != d.kW) || kw[2] != d.iC {
+		return d, fmt.Errorf("%s: weights of shape %v (format %d) do not fit kernel %dx%d and %d input channels (input %v)",
+			op, w, cfg.wFormat, cfg.kH, cfg.kW, d.iC, x)
+	}
+	if !dilatedFits(d.kH, cfg.dH) || !dilatedFits(d.kW, cfg.dW) {
+		return d, fmt.Errorf("%s: kernel %dx%d with dilation (%d,%d) is too large", op, d.kH, d.kW, cfg.dH, cfg.dW)
+	}
+	d.oH, d.pH = convOutSize(d.iH, d.kH, cfg.sH, cfg.pH, cfg.dH, cfg)
+	d.oW, d.pW = convOutSize(d.iW, d.kW, cfg.sW, cfg.pW, cfg.dW, cfg)
+	if d.oH <= 0 || d.oW <= 0 {
+		return d, fmt.Errorf("%s: input %v is too small for kernel %dx%d with dilation (%d,%d) and padding (%d,%d)",
+			op, x, d.kH, d.kW, cfg.dH, cfg.dW, cfg.pH, cfg.pW)
+	}
+	return d, nil
+}
+
+func (d convDims) outShape(nhwc bool) []int {
+	if nhwc {
+		return []int{d.bS, d.oH, d.oW, d.oC}
+	}
+	return []int{d.bS, d.oC, d.oH, d.oW}
+}
+
+// convOutSize is outSize with libnd4j's causal mode besides: the output
+// as SAME's, all the padding ((k-1)·d cells) before.
+func convOutSize(in, k, s, p, d int, cfg conv2dCfg) (out, pad int) {
+	if cfg.causal {
+		return (in-1)/s + 1, (k - 1) * d
+	}
+	return outSize(in, k, s, p, d, cfg.same)
+}
+
 // convColLimit caps a column scratch at about this many elements: images
 // are lowered in groups that fit, each group one GEMM (NHWC) or one batch
 // of GEMMs (NCHW).
@@ -193,11 +286,15 @@ func conv2dBpRun(c *Ctx, op string, in []*ndarray.Array, a *Args) ([]*ndarray.Ar
 	if b != nil {
 		outs = append(outs, c.Alloc(b.DType(), b.Shape()))
 	}
+	var db *ndarray.Array
+	if b != nil {
+		db = outs[2]
+	}
 	switch x.DType() {
 	case ndarray.Float32:
-		err = conv2dBwd[float32](c, p, x, w, g, outs)
+		err = convBwdAll[float32](c, p, x, w, g, outs[0], outs[1], db)
 	case ndarray.Float64:
-		err = conv2dBwd[float64](c, p, x, w, g, outs)
+		err = convBwdAll[float64](c, p, x, w, g, outs[0], outs[1], db)
 	default:
 		err = fmt.Errorf("%s needs float32 or float64 inputs, not %v", op, x.DType())
 	}
@@ -331,28 +428,42 @@ func convFillBias[T kernels.Float](ov, bv []T, P int, nhwc bool) {
 	}
 }
 
-func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, outs []*ndarray.Array) error {
+// conv2dBwd writes conv2d's input gradient into dx and its weights
+// gradient into dw (either may be nil: not computed) from the output
+// gradient g; x is read only for dw.
+func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.Array) error {
 	d := p.d
-	xv, xt, err := packed[T](c, x)
-	if err != nil {
-		return err
+	var xv []T
+	if dw != nil {
+		v, xt, err := packed[T](c, x)
+		if err != nil {
+			return err
+		}
+		defer c.Release(xt)
+		xv = v
 	}
-	defer c.Release(xt)
 	gv, gt, err := packed[T](c, g)
 	if err != nil {
 		return err
 	}
 	defer c.Release(gt)
-	wv, wt, err := convWeights[T](c, w, p.cfg.wFormat, p.cfg.nhwc)
-	if err != nil {
-		return err
+	var wv []T
+	if dx != nil {
+		v, wt, err := convWeights[T](c, w, p.cfg.wFormat, p.cfg.nhwc)
+		if err != nil {
+			return err
+		}
+		defer c.Release(wt)
+		wv = v
 	}
-	defer c.Release(wt)
-	dx := flat[T](outs[0])
-	clear(dx)
+	var dxv, dwv []T
+	if dx != nil {
+		dxv = flat[T](dx)
+		clear(dxv)
+	}
 	// dW in the path's weight layout: the output itself when it has it.
-	dwArr := outs[1]
-	if !((p.cfg.nhwc && p.cfg.wFormat == 0) || (!p.cfg.nhwc && p.cfg.wFormat == 1)) {
+	dwArr := dw
+	if dw != nil && !((p.cfg.nhwc && p.cfg.wFormat == 0) || (!p.cfg.nhwc && p.cfg.wFormat == 1)) {
 		shape := []int{d.kH, d.kW, d.iC, d.oC}
 		if !p.cfg.nhwc {
 			shape = []int{d.oC, d.iC, d.kH, d.kW}
@@ -360,45 +471,53 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, ou
 		dwArr = c.Alloc(w.DType(), shape)
 		defer c.Release(dwArr)
 	}
-	dw := flat[T](dwArr)
-	if d.bS == 0 {
-		clear(dw)
+	if dwArr != nil {
+		dwv = flat[T](dwArr)
+		clear(dwv)
 	}
-	col, ct := scratch[T](c, x.DType(), p.nb*p.K*p.P)
-	defer c.Release(ct)
-	dcol, dct := scratch[T](c, x.DType(), p.nb*p.K*p.P)
-	defer c.Release(dct)
+	n := p.nb * p.K * p.P
+	var col, dcol []T
+	if dw != nil {
+		v, ct := scratch[T](c, g.DType(), n)
+		defer c.Release(ct)
+		col = v
+	}
+	if dx != nil {
+		v, dct := scratch[T](c, g.DType(), n)
+		defer c.Release(dct)
+		dcol = v
+	}
 	iSz, oSz := d.iH*d.iW*d.iC, p.P*d.oC
 	for b0 := 0; b0 < d.bS; b0 += p.nb {
 		nb := min(p.nb, d.bS-b0)
-		beta := T(1)
-		if b0 == 0 {
-			beta = 0
-		}
-		for i := 0; i < nb; i++ {
-			im := xv[(b0+i)*iSz : (b0+i+1)*iSz]
-			cb := col[i*p.K*p.P : (i+1)*p.K*p.P]
+		gb := gv[b0*oSz:]
+		if dw != nil {
+			for i := 0; i < nb; i++ {
+				im := xv[(b0+i)*iSz : (b0+i+1)*iSz]
+				cb := col[i*p.K*p.P : (i+1)*p.K*p.P]
+				if p.cfg.nhwc {
+					im2colNHWC(p, im, cb)
+				} else {
+					im2colNCHW(p, im, cb)
+				}
+			}
 			if p.cfg.nhwc {
-				im2colNHWC(p, im, cb)
+				// dW[K, oC] += col^T · gO[nb·P, oC]
+				kernels.Gemm(0, p.K, d.oC, nb*p.P, 1, col, 1, p.K, gb, d.oC, 1, 1, dwv, d.oC, 1)
 			} else {
-				im2colNCHW(p, im, cb)
+				for i := 0; i < nb; i++ {
+					// dW[oC, K] += gO_i[oC, P] · colT_i^T
+					kernels.Gemm(0, d.oC, p.K, p.P, 1, gb[i*oSz:], p.P, 1, col[i*p.K*p.P:], 1, p.P, 1, dwv, p.K, 1)
+				}
 			}
 		}
-		gb := gv[b0*oSz:]
+		if dx == nil {
+			continue
+		}
 		if p.cfg.nhwc {
-			// dW[K, oC] += col^T · gO[nb·P, oC]
-			kernels.Gemm(0, p.K, d.oC, nb*p.P, 1, col, 1, p.K, gb, d.oC, 1, beta, dw, d.oC, 1)
 			// dcol[nb·P, K] = gO · W^T
 			kernels.Gemm(0, nb*p.P, p.K, d.oC, 1, gb, d.oC, 1, wv, 1, d.oC, 0, dcol, p.K, 1)
 		} else {
-			for i := 0; i < nb; i++ {
-				// dW[oC, K] += gO_i[oC, P] · colT_i^T
-				bt := beta
-				if i > 0 {
-					bt = 1
-				}
-				kernels.Gemm(0, d.oC, p.K, p.P, 1, gb[i*oSz:], p.P, 1, col[i*p.K*p.P:], 1, p.P, bt, dw, p.K, 1)
-			}
 			// dcolT_i[K, P] = W^T[K, oC] · gO_i[oC, P]
 			offs := make([][3]int, nb)
 			for i := range offs {
@@ -407,7 +526,7 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, ou
 			kernels.GemmBatch(0, p.K, p.P, d.oC, 1, wv, 1, p.K, gb, p.P, 1, 0, dcol, p.P, 1, offs)
 		}
 		for i := 0; i < nb; i++ {
-			im := dx[(b0+i)*iSz : (b0+i+1)*iSz]
+			im := dxv[(b0+i)*iSz : (b0+i+1)*iSz]
 			cb := dcol[i*p.K*p.P : (i+1)*p.K*p.P]
 			if p.cfg.nhwc {
 				col2imNHWC(p, cb, im)
@@ -416,7 +535,7 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, ou
 			}
 		}
 	}
-	if dwArr != outs[1] {
+	if dw != nil && dwArr != dw {
 		perm := wInv[p.cfg.wFormat]
 		if !p.cfg.nhwc {
 			perm = wFromOIHW[p.cfg.wFormat]
@@ -425,28 +544,52 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, ou
 		if err != nil {
 			return err
 		}
-		if err := ndarray.CopyInto(outs[1], v); err != nil {
+		if err := ndarray.CopyInto(dw, v); err != nil {
 			return err
 		}
 	}
-	if len(outs) > 2 {
-		db := flat[T](outs[2])
-		clear(db)
-		if p.cfg.nhwc {
-			for i := 0; i < len(gv); i += d.oC {
-				for j, v := range gv[i : i+d.oC] {
-					db[j] += v
-				}
-			}
-		} else {
-			for i := 0; i < len(gv); i += p.P {
-				var s T
-				for _, v := range gv[i : i+p.P] {
-					s += v
-				}
-				db[(i/p.P)%d.oC] += s
+	return nil
+}
+
+// convBwdAll is conv2d_bp: the gradients of x, w and (db not nil) the bias.
+func convBwdAll[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw, db *ndarray.Array) error {
+	if err := conv2dBwd[T](c, p, x, w, g, dx, dw); err != nil {
+		return err
+	}
+	if db == nil {
+		return nil
+	}
+	return convBiasGrad[T](c, g, db, p.P, p.cfg.nhwc)
+}
+
+// convBiasGrad writes into db the sums of g over every axis but the
+// channels (the last when nhwc, else axis 1 with planes of P cells).
+func convBiasGrad[T kernels.Float](c *Ctx, g, db *ndarray.Array, P int, nhwc bool) error {
+	gv, gt, err := packed[T](c, g)
+	if err != nil {
+		return err
+	}
+	defer c.Release(gt)
+	dbv := flat[T](db)
+	clear(dbv)
+	oC := len(dbv)
+	if oC == 0 {
+		return nil
+	}
+	if nhwc {
+		for i := 0; i < len(gv); i += oC {
+			for j, v := range gv[i : i+oC] {
+				dbv[j] += v
 			}
 		}
+		return nil
+	}
+	for i := 0; i < len(gv); i += P {
+		var s T
+		for _, v := range gv[i : i+P] {
+			s += v
+		}
+		dbv[(i/P)%oC] += s
 	}
 	return nil
 }
@@ -523,9 +666,23 @@ func owRange(oW, s, pad, off, n int) (lo, hi int) {
 	return min(lo, hi), hi
 }
 
+// fillT sets every element of s to v.
+func fillT[T kernels.Float](s []T, v T) {
+	if v == 0 {
+		clear(s)
+		return
+	}
+	for i := range s {
+		s[i] = v
+	}
+}
+
 // im2colNCHW lowers one NCHW image [iC, iH, iW] to colT [K, P], a row per
 // (ic, kh, kw) cell and a column per output pixel.
-func im2colNCHW[T kernels.Float](p conv2dPlan, im, col []T) {
+func im2colNCHW[T kernels.Float](p conv2dPlan, im, col []T) { im2colNCHWPad(p, im, col, 0) }
+
+// im2colNCHWPad is im2colNCHW with the padding cells set to pad.
+func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 	d, cfg := p.d, p.cfg
 	for ic := 0; ic < d.iC; ic++ {
 		plane := im[ic*d.iH*d.iW : (ic+1)*d.iH*d.iW]
@@ -539,12 +696,12 @@ func im2colNCHW[T kernels.Float](p conv2dPlan, im, col []T) {
 					dst := row[oh*d.oW : (oh+1)*d.oW]
 					ih := oh*cfg.sH - d.pH + kh*cfg.dH
 					if ih < 0 || ih >= d.iH {
-						clear(dst)
+						fillT(dst, pad)
 						continue
 					}
 					src := plane[ih*d.iW : (ih+1)*d.iW]
-					clear(dst[:lo])
-					clear(dst[hi:])
+					fillT(dst[:lo], pad)
+					fillT(dst[hi:], pad)
 					if cfg.sW == 1 {
 						copy(dst[lo:hi], src[lo-d.pW+off:])
 						continue

@@ -296,3 +296,43 @@ func BenchmarkConv2D(b *testing.B) {
 		b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	})
 }
+
+// deconv2d is conv2d's input gradient: deconv2d(x, w) equals conv2d_bp's
+// dx for an input of deconv2d's output shape and gradO = x, and
+// deconv2d_bp's dx is conv2d(gradO, w).
+func TestDeconv2DIsConv2DTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for it := 0; it < 30; it++ {
+		kH, kW, sH, sW := 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2)
+		same, nhwc, wf := rng.IntN(2), rng.IntN(2), rng.IntN(3)
+		pH, pW := 0, 0
+		if same == 0 {
+			pH, pW = rng.IntN(kH), rng.IntN(kW)
+		}
+		bS, iC, oC, iH, iW := 1+rng.IntN(2), 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(4), 1+rng.IntN(4)
+		x := []int{bS, iC, iH, iW}
+		if nhwc == 1 {
+			x = []int{bS, iH, iW, iC}
+		}
+		w := [][]int{{kH, kW, oC, iC}, {iC, oC, kH, kW}, {iC, kH, kW, oC}}[wf]
+		a := ops.Args{I: []int64{int64(kH), int64(kW), int64(sH), int64(sW), int64(pH), int64(pW), 1, 1, int64(same), int64(nhwc), int64(wf)}}
+		xa := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, x...))
+		wa := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, w...))
+		dd, _ := ops.Lookup("deconv2d")
+		ys, err := dd.Run(nil, []*ndarray.Array{xa, wa}, &a)
+		if err != nil {
+			if !strings.Contains(err.Error(), "gives no output") {
+				t.Fatal(err)
+			}
+			continue
+		}
+		y := ys[0]
+		zero := ndarray.Must(ndarray.Zeros(ndarray.Float64, y.Shape()...))
+		dx := convRun(t, "conv2d_bp", a, zero, wa, xa)[0]
+		checkClose(t, "deconv2d", a, y, dx, 1e-12)
+		g := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, y.Shape()...))
+		bp := convRun(t, "deconv2d_bp", a, xa, wa, g)
+		checkClose(t, "deconv2d_bp dx", a, bp[0], convRun(t, "conv2d", a, g, wa)[0], 1e-12)
+		checkClose(t, "deconv2d_bp dw", a, bp[1], convRun(t, "conv2d_bp", a, g, wa, xa)[1], 1e-12)
+	}
+}

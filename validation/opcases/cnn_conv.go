@@ -55,4 +55,73 @@ func init() {
 		[]input{r(2, 5, 4, 3), r(2, 3, 2, 2)})
 	gradient("conv2d NCHW weights [oC,kH,kW,iC] bias", "conv2d", convArgs(2, 3, 1, 1, 1, 1, 1, 1, 0, 0, 2),
 		[]input{r(1, 2, 4, 4), r(3, 2, 3, 2), r(3)})
+
+	// conv1d by hand: x = 1..5 [1,1,5] NCW, kernel [2,1] (weights [kW,iC,oC]):
+	// VALID out[i] = 2x[i] + x[i+1]; CAUSAL pads one 0 before:
+	// out[0] = 2·0 + 1, out[i] = 2x[i-1] + x[i].
+	k21 := f64([]int{2, 1, 1}, 2, 1)
+	forward("conv1d valid", "conv1d", convArgs(2, 1, 0, 1, 0), arrays(counting(1, 1, 1, 5), k21),
+		arrays(f64([]int{1, 1, 4}, 4, 7, 10, 13)), 0)
+	forward("conv1d causal NWC float32", "conv1d", convArgs(2, 1, 0, 1, 2, 1),
+		arrays(to32(counting(1, 1, 5, 1)), to32(k21)), arrays(f32([]int{1, 5, 1}, 1, 4, 7, 10, 13)), 0)
+	// SAME, stride 2, bias 1: outputs at 0, 2, 4 with the pad (2-1)/2 = 0
+	// before: 2x0+x1+1, 2x2+x3+1, 2x4+0+1.
+	forward("conv1d same stride 2 bias weights [oC,iC,kW]", "conv1d", convArgs(2, 2, 0, 1, 1, 0, 1),
+		arrays(counting(1, 1, 1, 5), f64([]int{1, 1, 2}, 2, 1), f64([]int{1}, 1)),
+		arrays(f64([]int{1, 1, 3}, 5, 11, 11)), 0)
+	gradient("conv1d NCW bias", "conv1d", convArgs(3, 1, 1, 1, 0, 0, 0), []input{r(2, 3, 6), r(3, 3, 2), r(2)})
+	gradient("conv1d NWC causal dilation weights [oC,kW,iC]", "conv1d", convArgs(2, 2, 0, 2, 2, 1, 2),
+		[]input{r(2, 7, 2), r(3, 2, 2)})
+
+	// deconv2d by hand: x = [[1 2] [3 4]], a 2x2 kernel of ones. Stride 1
+	// VALID spreads each value over a 2x2 block, overlapping (3x3 output);
+	// stride 2 places the blocks side by side (4x4).
+	x22 := f64([]int{1, 1, 2, 2}, 1, 2, 3, 4)
+	ones := f64([]int{2, 2, 1, 1}, 1, 1, 1, 1)
+	forward("deconv2d stride 1", "deconv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0), arrays(x22, ones),
+		arrays(f64([]int{1, 1, 3, 3}, 1, 3, 2, 4, 10, 6, 3, 7, 4)), 0)
+	forward("deconv2d stride 2 bias float32", "deconv2d", convArgs(2, 2, 2, 2, 0, 0, 1, 1, 0, 0),
+		arrays(to32(x22), to32(ones), f32([]int{1}, 0.5)),
+		arrays(f32([]int{1, 1, 4, 4}, 1.5, 1.5, 2.5, 2.5, 1.5, 1.5, 2.5, 2.5, 3.5, 3.5, 4.5, 4.5, 3.5, 3.5, 4.5, 4.5)), 0)
+	// SAME stride 2 NHWC: output 2·2 = 4 per axis, pad (2-2)/2 = 0: the same blocks.
+	forward("deconv2d same NHWC weights [iC,oC,kH,kW]", "deconv2d", convArgs(2, 2, 2, 2, 0, 0, 1, 1, 1, 1, 1),
+		arrays(f64([]int{1, 2, 2, 1}, 1, 2, 3, 4), f64([]int{1, 1, 2, 2}, 1, 1, 1, 1)),
+		arrays(f64([]int{1, 4, 4, 1}, 1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4)), 0)
+	gradient("deconv2d NCHW stride 2 bias", "deconv2d", convArgs(3, 2, 2, 1, 1, 0, 1, 1, 0, 0, 0),
+		[]input{r(2, 3, 3, 4), r(3, 2, 2, 3), r(2)})
+	gradient("deconv2d NHWC same dilation weights [iC,kH,kW,oC]", "deconv2d", convArgs(2, 2, 1, 2, 0, 0, 2, 1, 1, 1, 2),
+		[]input{r(1, 3, 4, 2), r(2, 2, 2, 3)})
+
+	// im2col by hand: x = 1..9 [1,1,3,3], 2x2 windows, stride 1: for each
+	// kernel cell (kh, kw) the 2x2 grid of the values it sees.
+	forward("im2col", "im2col", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0), arrays(counting(1, 1, 1, 3, 3)),
+		arrays(f64([]int{1, 1, 2, 2, 2, 2}, 1, 2, 4, 5, 2, 3, 5, 6, 4, 5, 7, 8, 5, 6, 8, 9)), 0)
+	// Padding 1, stride 2, pad value -1 (float arg 0): windows at -1 and 1.
+	forward("im2col padding value float32", "im2col", ops.Args{I: []int64{2, 2, 2, 2, 1, 1, 1, 1, 0}, F: []float64{-1}},
+		arrays(to32(counting(1, 1, 1, 3, 3))),
+		arrays(f32([]int{1, 1, 2, 2, 2, 2}, -1, -1, -1, 5, -1, -1, 4, 6, -1, 2, -1, 8, 1, 3, 7, 9)), 0)
+	// col2im of ones: how many 2x2 windows cover each cell of a 3x3 image.
+	forward("col2im", "col2im", convArgs(1, 1, 0, 0, 3, 3, 1, 1), arrays(f64([]int{1, 1, 2, 2, 2, 2},
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)), arrays(f64([]int{1, 1, 3, 3}, 1, 2, 1, 2, 4, 2, 1, 2, 1)), 0)
+	gradient("im2col same stride 2", "im2col", convArgs(3, 2, 2, 1, 0, 0, 1, 1, 1), []input{r(2, 2, 5, 4)})
+	gradient("col2im dilation", "col2im", convArgs(1, 2, 1, 0, 4, 5, 2, 1), []input{r(1, 2, 2, 2, 4, 2)})
+
+	// The backprop ops by hand.
+	// conv1d_bp: out[i] = 2x[i] + x[i+1] + b on x = 1, 2, 3 with gradO = 1, 1:
+	// dx = (2g0, g0 + 2g1, g1), dw = (Σ x[i]g[i], Σ x[i+1]g[i]), db = Σ g.
+	forward("conv1d_bp", "conv1d_bp", convArgs(2, 1, 0, 1, 0),
+		arrays(counting(1, 1, 1, 3), k21, f64([]int{1}, 0), f64([]int{1, 1, 2}, 1, 1)),
+		arrays(f64([]int{1, 1, 3}, 2, 3, 1), f64([]int{2, 1, 1}, 3, 5), f64([]int{1}, 2)), 0)
+	// deconv2d_bp with stride 2 and a 2x2 kernel: dx is the sums of gradO's
+	// 2x2 blocks, dw[kh,kw] = Σ x[i,j]·gradO[2i+kh, 2j+kw].
+	forward("deconv2d_bp stride 2", "deconv2d_bp", convArgs(2, 2, 2, 2, 0, 0, 1, 1, 0, 0),
+		arrays(x22, ones, counting(1, 1, 1, 4, 4)),
+		arrays(f64([]int{1, 1, 2, 2}, 14, 22, 46, 54), f64([]int{2, 2, 1, 1}, 78, 88, 118, 128)), 0)
+	// im2col_bp of ones: the window counts of the 3x3 image; col2im_bp of
+	// 1..9: im2col's columns of 1..9.
+	onesCol := f64([]int{1, 1, 2, 2, 2, 2}, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+	forward("im2col_bp", "im2col_bp", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0), arrays(counting(1, 1, 1, 3, 3), onesCol),
+		arrays(f64([]int{1, 1, 3, 3}, 1, 2, 1, 2, 4, 2, 1, 2, 1)), 0)
+	forward("col2im_bp", "col2im_bp", convArgs(1, 1, 0, 0, 3, 3, 1, 1), arrays(onesCol, counting(1, 1, 1, 3, 3)),
+		arrays(f64([]int{1, 1, 2, 2, 2, 2}, 1, 2, 4, 5, 2, 3, 5, 6, 4, 5, 7, 8, 5, 6, 8, 9)), 0)
 }
