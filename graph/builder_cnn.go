@@ -109,6 +109,14 @@ func (c CNN) Deconv2D(x, w, b *Variable, cfg Conv2DConfig) *Variable {
 	return c.g.Apply("deconv2d", cfg.args(), withBias(x, w, b)...)
 }
 
+// DepthwiseConv2D convolves each input channel of x with its own mC
+// filters (weights [kH, kW, iC, mC] in format 0, [mC, iC, kH, kW] or
+// [mC, kH, kW, iC]), output channel ic·mC + m, plus the bias b [iC·mC]
+// unless nil (op depthwise_conv2d).
+func (c CNN) DepthwiseConv2D(x, w, b *Variable, cfg Conv2DConfig) *Variable {
+	return c.g.Apply("depthwise_conv2d", cfg.args(), withBias(x, w, b)...)
+}
+
 // Conv1DConfig holds conv1d's options.
 type Conv1DConfig struct {
 	// Kernel is kW. Default (0): taken from the weights.

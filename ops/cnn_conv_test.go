@@ -336,3 +336,58 @@ func TestDeconv2DIsConv2DTranspose(t *testing.T) {
 		checkClose(t, "deconv2d_bp dw", a, bp[1], convRun(t, "conv2d_bp", a, g, wa, xa)[1], 1e-12)
 	}
 }
+
+// depthwise_conv2d is conv2d with block-diagonal weights (input channel ic
+// feeds only outputs ic·mC..ic·mC+mC-1): forward, dx and the diagonal of
+// dW agree with conv2d's over random geometries and formats.
+func TestDepthwiseMatchesConv2D(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for it := 0; it < 30; it++ {
+		kH, kW, sH, sW := 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(2)
+		same, nhwc, wf := rng.IntN(2), rng.IntN(2), rng.IntN(3)
+		bS, iC, mC := 1+rng.IntN(2), 1+rng.IntN(3), 1+rng.IntN(3)
+		iH, iW := kH+rng.IntN(3), kW+rng.IntN(3)
+		x := []int{bS, iC, iH, iW}
+		if nhwc == 1 {
+			x = []int{bS, iH, iW, iC}
+		}
+		whwio := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, kH, kW, iC, mC))
+		full := make([]float64, kH*kW*iC*iC*mC)
+		wv := whwio.Float64s()
+		for k := 0; k < kH*kW; k++ {
+			for ic := 0; ic < iC; ic++ {
+				for m := 0; m < mC; m++ {
+					full[(k*iC+ic)*iC*mC+ic*mC+m] = wv[(k*iC+ic)*mC+m]
+				}
+			}
+		}
+		wfull := permuted(ndarray.Must(ndarray.FromSlice(full, kH, kW, iC, iC*mC)), hwioTo[wf]...)
+		w := permuted(whwio, hwioTo[wf]...)
+		a := ops.Args{I: []int64{int64(kH), int64(kW), int64(sH), int64(sW), 0, 0, 1, 1, int64(same), int64(nhwc), int64(wf)}}
+		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
+			cst := func(v *ndarray.Array) *ndarray.Array { return ndarray.Must(ndarray.Cast(v, dt)) }
+			xa := cst(ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, x...)))
+			tol := 1e-12
+			if dt == ndarray.Float32 {
+				tol = 1e-5
+			}
+			want := convRun(t, "conv2d", a, xa, cst(wfull))[0]
+			checkClose(t, "depthwise_conv2d", a, convRun(t, "depthwise_conv2d", a, xa, cst(w))[0], want, tol)
+			g := cst(ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, want.Shape()...)))
+			ref := convRun(t, "conv2d_bp", a, xa, cst(wfull), g)
+			got := convRun(t, "depthwise_conv2d_bp", a, xa, cst(w), g)
+			checkClose(t, "depthwise_conv2d_bp dx", a, got[0], ref[0], tol)
+			dwFull := permuted(ref[1], wToHWIO[wf]...).Float64s()
+			diag := make([]float64, kH*kW*iC*mC)
+			for k := 0; k < kH*kW; k++ {
+				for ic := 0; ic < iC; ic++ {
+					for m := 0; m < mC; m++ {
+						diag[(k*iC+ic)*mC+m] = dwFull[(k*iC+ic)*iC*mC+ic*mC+m]
+					}
+				}
+			}
+			wantDw := permuted(ndarray.Must(ndarray.FromSlice(diag, kH, kW, iC, mC)), hwioTo[wf]...)
+			checkClose(t, "depthwise_conv2d_bp dw", a, got[1], wantDw, tol)
+		}
+	}
+}

@@ -124,4 +124,22 @@ func init() {
 		arrays(f64([]int{1, 1, 3, 3}, 1, 2, 1, 2, 4, 2, 1, 2, 1)), 0)
 	forward("col2im_bp", "col2im_bp", convArgs(1, 1, 0, 0, 3, 3, 1, 1), arrays(onesCol, counting(1, 1, 1, 3, 3)),
 		arrays(f64([]int{1, 1, 2, 2, 2, 2}, 1, 2, 4, 5, 2, 3, 5, 6, 4, 5, 7, 8, 5, 6, 8, 9)), 0)
+
+	// depthwise_conv2d by hand: channel 0 = 1..4 and channel 1 = 5..8 of a
+	// [1,2,2,2] NCHW image, a 2x2 kernel of 1s for channel 0 and 2s for
+	// channel 1 (weights [kH,kW,iC,mC] = [2,2,2,1]), VALID: 1+2+3+4 and
+	// 2·(5+6+7+8). With gradO = 1, 1: dx is the kernels, dw the images.
+	dwX := counting(1, 1, 2, 2, 2)
+	dwW := f64([]int{2, 2, 2, 1}, 1, 2, 1, 2, 1, 2, 1, 2)
+	forward("depthwise_conv2d", "depthwise_conv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0), arrays(dwX, dwW),
+		arrays(f64([]int{1, 2, 1, 1}, 10, 52)), 0)
+	forward("depthwise_conv2d bias float32", "depthwise_conv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0),
+		arrays(to32(dwX), to32(dwW), f32([]int{2}, 1, -1)), arrays(f32([]int{1, 2, 1, 1}, 11, 51)), 0)
+	forward("depthwise_conv2d_bp", "depthwise_conv2d_bp", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0),
+		arrays(dwX, dwW, f64([]int{1, 2, 1, 1}, 1, 1)),
+		arrays(f64([]int{1, 2, 2, 2}, 1, 1, 1, 1, 2, 2, 2, 2), f64([]int{2, 2, 2, 1}, 1, 5, 2, 6, 3, 7, 4, 8)), 0)
+	gradient("depthwise_conv2d NCHW multiplier 2 bias", "depthwise_conv2d", convArgs(2, 2, 1, 2, 1, 0, 1, 1, 0, 0, 0),
+		[]input{r(2, 2, 4, 5), r(2, 2, 2, 2), r(4)})
+	gradient("depthwise_conv2d NHWC same weights [mC,iC,kH,kW]", "depthwise_conv2d", convArgs(3, 2, 2, 1, 0, 0, 1, 2, 1, 1, 1),
+		[]input{r(1, 5, 4, 3), r(2, 3, 3, 2)})
 }

@@ -52,6 +52,21 @@ func init() {
 			}
 			return dcase{args: ops.Args{I: i64s(kH, kW, sH, sW, pH, pW, dH, dW, same, nhwc, wf)}, in: in}
 		},
+		"depthwise_conv2d": func(r *rand.Rand) dcase {
+			kH, kW, sH, sW := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)
+			dH, dW, same, nhwc, wf := 1+r.IntN(2), 1+r.IntN(2), r.IntN(2), r.IntN(2), r.IntN(3)
+			bS, iC, mC, iH, iW := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 3+r.IntN(2), 3+r.IntN(2)
+			x := []int{bS, iC, iH, iW}
+			if nhwc == 1 {
+				x = []int{bS, iH, iW, iC}
+			}
+			w := [][]int{{kH, kW, iC, mC}, {mC, iC, kH, kW}, {mC, kH, kW, iC}}[wf]
+			in := []dinput{dvar(rnd(r, x...)), dvar(rnd(r, w...))}
+			if r.IntN(2) == 0 {
+				in = append(in, dvar(rnd(r, iC*mC)))
+			}
+			return dcase{args: ops.Args{I: i64s(kH, kW, sH, sW, r.IntN(2), r.IntN(2), dH, dW, same, nhwc, wf)}, in: in}
+		},
 		"im2col": func(r *rand.Rand) dcase {
 			kH, kW, sH, sW, dH, dW := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)
 			x := []int{1 + r.IntN(2), 1 + r.IntN(2), 3 + r.IntN(2), 3 + r.IntN(2)}
