@@ -117,6 +117,21 @@ func (c CNN) DepthwiseConv2D(x, w, b *Variable, cfg Conv2DConfig) *Variable {
 	return c.g.Apply("depthwise_conv2d", cfg.args(), withBias(x, w, b)...)
 }
 
+// SeparableConv2D is depthwise_conv2d of x by the depth weights wD, then a
+// 1x1 conv2d by the point weights wP ([1, 1, iC·mC, oC] in format 0),
+// plus the bias b [oC] (op sconv2d). wP and b may be nil; without wP it is
+// DepthwiseConv2D.
+func (c CNN) SeparableConv2D(x, wD, wP, b *Variable, cfg Conv2DConfig) *Variable {
+	in := []*Variable{x, wD}
+	if wP != nil {
+		in = append(in, wP)
+	}
+	if b != nil {
+		in = append(in, b)
+	}
+	return c.g.Apply("sconv2d", cfg.args(), in...)
+}
+
 // Conv1DConfig holds conv1d's options.
 type Conv1DConfig struct {
 	// Kernel is kW. Default (0): taken from the weights.

@@ -28,6 +28,8 @@ func TestCNNBuilders(t *testing.T) {
 		{cnn.Deconv2D(g.Placeholder("d", ndarray.Float32, 2, 8, 5, 5), w, nil,
 			graph.Conv2DConfig{Stride: [2]int{2, 2}, WeightFormat: graph.WeightsOIHW}), []int{2, 3, 11, 11}},
 		{cnn.DepthwiseConv2D(x, g.Placeholder("dw", ndarray.Float32, 3, 3, 3, 2), nil, graph.Conv2DConfig{Padding: graph.PaddingSame}), []int{-1, 6, 32, 32}},
+		{cnn.SeparableConv2D(x, g.Placeholder("sd", ndarray.Float32, 3, 3, 3, 2), g.Placeholder("sp", ndarray.Float32, 1, 1, 6, 4), nil,
+			graph.Conv2DConfig{Padding: graph.PaddingSame}), []int{-1, 4, 32, 32}},
 		{cnn.Conv1D(x1, w1, nil, graph.Conv1DConfig{DataFormat: graph.NHWC, Padding: graph.PaddingCausal, Dilation: 2}), []int{4, 10, 5}},
 		{cnn.Im2Col(g.Placeholder("i", ndarray.Float32, 2, 3, 5, 5), graph.Im2ColConfig{Kernel: [2]int{2, 2}}), []int{2, 3, 2, 2, 4, 4}},
 		{cnn.Col2Im(g.Placeholder("c", ndarray.Float32, 2, 3, 2, 2, 4, 4), graph.Col2ImConfig{Image: [2]int{5, 5}}), []int{2, 3, 5, 5}},

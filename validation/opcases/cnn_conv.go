@@ -142,4 +142,26 @@ func init() {
 		[]input{r(2, 2, 4, 5), r(2, 2, 2, 2), r(4)})
 	gradient("depthwise_conv2d NHWC same weights [mC,iC,kH,kW]", "depthwise_conv2d", convArgs(3, 2, 2, 1, 0, 0, 1, 2, 1, 1, 1),
 		[]input{r(1, 5, 4, 3), r(2, 3, 3, 2)})
+
+	// sconv2d: the depthwise outputs above (10, 52) through point weights
+	// [1,1,2,1] = (1, 1) plus a bias of 0.5: 62.5. sconv2d_bp (inputs x,
+	// gradO, depth weights, point weights, bias) with gradO = 1: the
+	// point gradient flows back as 1, 1, so dx and the depth weights'
+	// gradient are depthwise_conv2d_bp's above; the point weights get the
+	// depthwise outputs, the bias 1.
+	wP := f64([]int{1, 1, 2, 1}, 1, 1)
+	forward("sconv2d", "sconv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0), arrays(dwX, dwW, wP, f64([]int{1}, 0.5)),
+		arrays(f64([]int{1, 1, 1, 1}, 62.5)), 0)
+	forward("sconv2d no point weights float32", "sconv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0),
+		arrays(to32(dwX), to32(dwW), f32([]int{2}, 1, -1)), arrays(f32([]int{1, 2, 1, 1}, 11, 51)), 0)
+	forward("sconv2d_bp", "sconv2d_bp", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0),
+		arrays(dwX, f64([]int{1, 1, 1, 1}, 1), dwW, wP, f64([]int{1}, 0.5)),
+		arrays(f64([]int{1, 2, 2, 2}, 1, 1, 1, 1, 2, 2, 2, 2), f64([]int{2, 2, 2, 1}, 1, 5, 2, 6, 3, 7, 4, 8),
+			f64([]int{1, 1, 2, 1}, 10, 52), f64([]int{1}, 1)), 0)
+	gradient("sconv2d NCHW point weights bias", "sconv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0, 0),
+		[]input{r(2, 2, 4, 4), r(2, 2, 2, 2), r(1, 1, 4, 3), r(3)})
+	gradient("sconv2d NHWC same weights [mC,kH,kW,iC] point weights", "sconv2d", convArgs(2, 3, 2, 1, 0, 0, 1, 1, 1, 1, 2),
+		[]input{r(1, 4, 5, 2), r(2, 2, 3, 2), r(3, 1, 1, 4)})
+	gradient("sconv2d depthwise only bias", "sconv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0, 0),
+		[]input{r(1, 2, 3, 3), r(2, 2, 2, 1), r(2)})
 }

@@ -67,6 +67,22 @@ func init() {
 			}
 			return dcase{args: ops.Args{I: i64s(kH, kW, sH, sW, r.IntN(2), r.IntN(2), dH, dW, same, nhwc, wf)}, in: in}
 		},
+		"sconv2d": func(r *rand.Rand) dcase {
+			kH, kW, sH, sW := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)
+			same, nhwc, wf := r.IntN(2), r.IntN(2), r.IntN(3)
+			bS, iC, mC, oC, iH, iW := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(3), 3+r.IntN(2), 3+r.IntN(2)
+			x := []int{bS, iC, iH, iW}
+			if nhwc == 1 {
+				x = []int{bS, iH, iW, iC}
+			}
+			wd := [][]int{{kH, kW, iC, mC}, {mC, iC, kH, kW}, {mC, kH, kW, iC}}[wf]
+			wp := [][]int{{1, 1, iC * mC, oC}, {oC, iC * mC, 1, 1}, {oC, 1, 1, iC * mC}}[wf]
+			in := []dinput{dvar(rnd(r, x...)), dvar(rnd(r, wd...)), dvar(rnd(r, wp...))}
+			if r.IntN(2) == 0 {
+				in = append(in, dvar(rnd(r, oC)))
+			}
+			return dcase{args: ops.Args{I: i64s(kH, kW, sH, sW, 0, 0, 1, 1, same, nhwc, wf)}, in: in}
+		},
 		"im2col": func(r *rand.Rand) dcase {
 			kH, kW, sH, sW, dH, dW := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)
 			x := []int{1 + r.IntN(2), 1 + r.IntN(2), 3 + r.IntN(2), 3 + r.IntN(2)}
