@@ -212,3 +212,44 @@ func (c CNN) Col2Im(col *Variable, cfg Col2ImConfig) *Variable {
 		int64(cfg.Image[0]), int64(cfg.Image[1]), orOne(cfg.Dilation[0]), orOne(cfg.Dilation[1])}}
 	return c.g.Apply("col2im", a, col)
 }
+
+// Conv3DConfig holds conv3dnew's options.
+type Conv3DConfig struct {
+	// Kernel is [kD, kH, kW]. Default (zeros): taken from the weights.
+	Kernel [3]int
+	// Stride is [sD, sH, sW]. Default (zeros): 1.
+	Stride [3]int
+	// Pad is the explicit padding [pD, pH, pW] in PaddingValid mode.
+	// Default 0.
+	Pad [3]int
+	// Dilation is [dD, dH, dW]. Default (zeros): 1.
+	Dilation [3]int
+	// Padding is PaddingValid (the default) or PaddingSame.
+	Padding PaddingMode
+	// DataFormat is NCHW for NCDHW data (the default) or NHWC for NDHWC.
+	DataFormat DataFormat
+	// WeightFormat is WeightsHWIO for [kD, kH, kW, iC, oC] (the default),
+	// WeightsOIHW for [oC, iC, kD, kH, kW], WeightsOHWI for
+	// [oC, kD, kH, kW, iC].
+	WeightFormat WeightFormat
+}
+
+// Conv3D is the 3-D convolution of x by the weights w, plus the bias b
+// [oC] unless nil (op conv3dnew).
+func (c CNN) Conv3D(x, w, b *Variable, cfg Conv3DConfig) *Variable {
+	a := ops.Args{}
+	for _, v := range cfg.Kernel {
+		a.I = append(a.I, int64(v))
+	}
+	for _, v := range cfg.Stride {
+		a.I = append(a.I, orOne(v))
+	}
+	for _, v := range cfg.Pad {
+		a.I = append(a.I, int64(v))
+	}
+	for _, v := range cfg.Dilation {
+		a.I = append(a.I, orOne(v))
+	}
+	a.I = append(a.I, int64(cfg.Padding), int64(cfg.DataFormat), int64(cfg.WeightFormat))
+	return c.g.Apply("conv3dnew", a, withBias(x, w, b)...)
+}

@@ -391,3 +391,34 @@ func TestDepthwiseMatchesConv2D(t *testing.T) {
 		}
 	}
 }
+
+// conv3dnew over a depth of 1 with a kernel depth of 1 is conv2d:
+// forward and both gradients, both data formats and weight formats.
+func TestConv3DDepthOneIsConv2D(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for it := 0; it < 20; it++ {
+		kH, kW, sH, sW := 1+rng.IntN(3), 1+rng.IntN(3), 1+rng.IntN(2), 1+rng.IntN(2)
+		same, nhwc, wf := rng.IntN(2), rng.IntN(2), rng.IntN(3)
+		bS, iC, oC, iH, iW := 1+rng.IntN(2), 1+rng.IntN(3), 1+rng.IntN(3), kH+rng.IntN(3), kW+rng.IntN(3)
+		x2 := []int{bS, iC, iH, iW}
+		x3 := []int{bS, iC, 1, iH, iW}
+		if nhwc == 1 {
+			x2, x3 = []int{bS, iH, iW, iC}, []int{bS, 1, iH, iW, iC}
+		}
+		w2 := [][]int{{kH, kW, iC, oC}, {oC, iC, kH, kW}, {oC, kH, kW, iC}}[wf]
+		w3 := [][]int{{1, kH, kW, iC, oC}, {oC, iC, 1, kH, kW}, {oC, 1, kH, kW, iC}}[wf]
+		xa := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, x2...))
+		wa := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, w2...))
+		a2 := ops.Args{I: []int64{int64(kH), int64(kW), int64(sH), int64(sW), 0, 0, 1, 1, int64(same), int64(nhwc), int64(wf)}}
+		a3 := ops.Args{I: []int64{1, int64(kH), int64(kW), 1, int64(sH), int64(sW), 0, 0, 0, 1, 1, 1, int64(same), int64(nhwc), int64(wf)}}
+		x3a, w3a := ndarray.Must(ndarray.Reshape(xa, x3...)), ndarray.Must(ndarray.Reshape(wa, w3...))
+		y2 := convRun(t, "conv2d", a2, xa, wa)[0]
+		y3 := convRun(t, "conv3dnew", a3, x3a, w3a)[0]
+		checkClose(t, "conv3dnew", a3, ndarray.Must(ndarray.Reshape(y3, y2.Shape()...)), y2, 1e-12)
+		g := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, y2.Shape()...))
+		b2 := convRun(t, "conv2d_bp", a2, xa, wa, g)
+		b3 := convRun(t, "conv3dnew_bp", a3, x3a, w3a, ndarray.Must(ndarray.Reshape(g, y3.Shape()...)))
+		checkClose(t, "conv3dnew_bp dx", a3, ndarray.Must(ndarray.Reshape(b3[0], x2...)), b2[0], 1e-12)
+		checkClose(t, "conv3dnew_bp dw", a3, ndarray.Must(ndarray.Reshape(b3[1], w2...)), b2[1], 1e-12)
+	}
+}

@@ -164,4 +164,26 @@ func init() {
 		[]input{r(1, 4, 5, 2), r(2, 2, 3, 2), r(3, 1, 1, 4)})
 	gradient("sconv2d depthwise only bias", "sconv2d", convArgs(2, 2, 1, 1, 0, 0, 1, 1, 0, 0, 0),
 		[]input{r(1, 2, 3, 3), r(2, 2, 2, 1), r(2)})
+
+	// conv3dnew by hand: x[d,h,w] = 1 + 4d + 2h + w ([1,1,2,2,2] NCDHW), a
+	// 2x2x2 kernel of ones. VALID sums all 8 (36), plus a bias of 1; SAME
+	// keeps 2x2x2 outputs, the padding after: each output sums the cells
+	// at or after it (36, 2+4+6+8, 3+4+7+8, 4+8, 5+6+7+8, 6+8, 7+8, 8).
+	x3 := counting(1, 1, 1, 2, 2, 2)
+	ones3 := f64([]int{2, 2, 2, 1, 1}, 1, 1, 1, 1, 1, 1, 1, 1)
+	c3 := func(same, ndhwc int64) ops.Args {
+		return convArgs(2, 2, 2, 1, 1, 1, 0, 0, 0, 1, 1, 1, same, ndhwc, 0)
+	}
+	forward("conv3dnew valid bias", "conv3dnew", c3(0, 0), arrays(x3, ones3, f64([]int{1}, 1)),
+		arrays(f64([]int{1, 1, 1, 1, 1}, 37)), 0)
+	forward("conv3dnew same NDHWC float32", "conv3dnew", c3(1, 1), arrays(to32(counting(1, 1, 2, 2, 2, 1)), to32(ones3)),
+		arrays(f32([]int{1, 2, 2, 2, 1}, 36, 20, 22, 12, 26, 14, 15, 8)), 0)
+	// conv3dnew_bp with gradO = 1 on the VALID case: dx is the kernel (1s),
+	// dw the input, db 1.
+	forward("conv3dnew_bp", "conv3dnew_bp", c3(0, 0), arrays(x3, ones3, f64([]int{1}, 1), f64([]int{1, 1, 1, 1, 1}, 1)),
+		arrays(f64([]int{1, 1, 2, 2, 2}, 1, 1, 1, 1, 1, 1, 1, 1), f64([]int{2, 2, 2, 1, 1}, 1, 2, 3, 4, 5, 6, 7, 8), f64([]int{1}, 1)), 0)
+	gradient("conv3dnew NCDHW stride padding bias", "conv3dnew", convArgs(2, 2, 1, 2, 1, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0),
+		[]input{r(2, 2, 3, 4, 3), r(2, 2, 1, 2, 3), r(3)})
+	gradient("conv3dnew NDHWC same dilation weights [oC,iC,kD,kH,kW]", "conv3dnew", convArgs(2, 1, 2, 1, 1, 1, 0, 0, 0, 2, 1, 1, 1, 1, 1),
+		[]input{r(1, 3, 2, 4, 2), r(2, 2, 2, 1, 2)})
 }
