@@ -234,22 +234,34 @@ type Conv3DConfig struct {
 	WeightFormat WeightFormat
 }
 
+// args is libnd4j's conv3dnew int args.
+func (c Conv3DConfig) args() ops.Args {
+	a := ops.Args{}
+	for _, v := range c.Kernel {
+		a.I = append(a.I, int64(v))
+	}
+	for _, v := range c.Stride {
+		a.I = append(a.I, orOne(v))
+	}
+	for _, v := range c.Pad {
+		a.I = append(a.I, int64(v))
+	}
+	for _, v := range c.Dilation {
+		a.I = append(a.I, orOne(v))
+	}
+	a.I = append(a.I, int64(c.Padding), int64(c.DataFormat), int64(c.WeightFormat))
+	return a
+}
+
+// Deconv3D is the transposed 3-D convolution of x by the weights w
+// ([kD, kH, kW, oC, iC] in format 0), plus the bias b [oC] unless nil (op
+// deconv3d).
+func (c CNN) Deconv3D(x, w, b *Variable, cfg Conv3DConfig) *Variable {
+	return c.g.Apply("deconv3d", cfg.args(), withBias(x, w, b)...)
+}
+
 // Conv3D is the 3-D convolution of x by the weights w, plus the bias b
 // [oC] unless nil (op conv3dnew).
 func (c CNN) Conv3D(x, w, b *Variable, cfg Conv3DConfig) *Variable {
-	a := ops.Args{}
-	for _, v := range cfg.Kernel {
-		a.I = append(a.I, int64(v))
-	}
-	for _, v := range cfg.Stride {
-		a.I = append(a.I, orOne(v))
-	}
-	for _, v := range cfg.Pad {
-		a.I = append(a.I, int64(v))
-	}
-	for _, v := range cfg.Dilation {
-		a.I = append(a.I, orOne(v))
-	}
-	a.I = append(a.I, int64(cfg.Padding), int64(cfg.DataFormat), int64(cfg.WeightFormat))
-	return c.g.Apply("conv3dnew", a, withBias(x, w, b)...)
+	return c.g.Apply("conv3dnew", cfg.args(), withBias(x, w, b)...)
 }

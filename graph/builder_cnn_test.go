@@ -32,6 +32,8 @@ func TestCNNBuilders(t *testing.T) {
 			graph.Conv2DConfig{Padding: graph.PaddingSame}), []int{-1, 4, 32, 32}},
 		{cnn.Conv3D(g.Placeholder("v", ndarray.Float32, -1, 2, 8, 9, 10), g.Placeholder("vw", ndarray.Float32, 3, 3, 3, 2, 4), nil,
 			graph.Conv3DConfig{Stride: [3]int{2, 2, 2}, Padding: graph.PaddingSame}), []int{-1, 4, 4, 5, 5}},
+		{cnn.Deconv3D(g.Placeholder("u", ndarray.Float32, -1, 3, 4, 5, 2), g.Placeholder("uw", ndarray.Float32, 2, 2, 2, 6, 2), nil,
+			graph.Conv3DConfig{Stride: [3]int{2, 2, 2}, DataFormat: graph.NHWC}), []int{-1, 6, 8, 10, 6}},
 		{cnn.Conv1D(x1, w1, nil, graph.Conv1DConfig{DataFormat: graph.NHWC, Padding: graph.PaddingCausal, Dilation: 2}), []int{4, 10, 5}},
 		{cnn.Im2Col(g.Placeholder("i", ndarray.Float32, 2, 3, 5, 5), graph.Im2ColConfig{Kernel: [2]int{2, 2}}), []int{2, 3, 2, 2, 4, 4}},
 		{cnn.Col2Im(g.Placeholder("c", ndarray.Float32, 2, 3, 2, 2, 4, 4), graph.Col2ImConfig{Image: [2]int{5, 5}}), []int{2, 3, 5, 5}},

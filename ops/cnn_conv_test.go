@@ -422,3 +422,39 @@ func TestConv3DDepthOneIsConv2D(t *testing.T) {
 		checkClose(t, "conv3dnew_bp dw", a3, ndarray.Must(ndarray.Reshape(b3[1], w2...)), b2[1], 1e-12)
 	}
 }
+
+// deconv3d is conv3dnew's input gradient, and deconv3d_bp's dx is
+// conv3dnew of gradO.
+func TestDeconv3DIsConv3DTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for it := 0; it < 20; it++ {
+		var I []int64
+		k := [3]int{1 + rng.IntN(2), 1 + rng.IntN(2), 1 + rng.IntN(3)}
+		for j := range 3 {
+			I = append(I, int64(k[j]))
+		}
+		for range 3 {
+			I = append(I, int64(1+rng.IntN(2)))
+		}
+		I = append(I, 0, 0, 0, 1, 1, 1)
+		same, ndhwc, wf := rng.IntN(2), rng.IntN(2), rng.IntN(3)
+		I = append(I, int64(same), int64(ndhwc), int64(wf))
+		a := ops.Args{I: I}
+		bS, iC, oC := 1+rng.IntN(2), 1+rng.IntN(2), 1+rng.IntN(2)
+		in := [3]int{1 + rng.IntN(3), 1 + rng.IntN(3), 1 + rng.IntN(3)}
+		x := []int{bS, iC, in[0], in[1], in[2]}
+		if ndhwc == 1 {
+			x = []int{bS, in[0], in[1], in[2], iC}
+		}
+		w := [][]int{{k[0], k[1], k[2], oC, iC}, {iC, oC, k[0], k[1], k[2]}, {iC, k[0], k[1], k[2], oC}}[wf]
+		xa := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, x...))
+		wa := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, w...))
+		y := convRun(t, "deconv3d", a, xa, wa)[0]
+		zero := ndarray.Must(ndarray.Zeros(ndarray.Float64, y.Shape()...))
+		checkClose(t, "deconv3d", a, y, convRun(t, "conv3dnew_bp", a, zero, wa, xa)[0], 1e-12)
+		g := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, y.Shape()...))
+		bp := convRun(t, "deconv3d_bp", a, xa, wa, g)
+		checkClose(t, "deconv3d_bp dx", a, bp[0], convRun(t, "conv3dnew", a, g, wa)[0], 1e-12)
+		checkClose(t, "deconv3d_bp dw", a, bp[1], convRun(t, "conv3dnew_bp", a, g, wa, xa)[1], 1e-12)
+	}
+}

@@ -186,4 +186,22 @@ func init() {
 		[]input{r(2, 2, 3, 4, 3), r(2, 2, 1, 2, 3), r(3)})
 	gradient("conv3dnew NDHWC same dilation weights [oC,iC,kD,kH,kW]", "conv3dnew", convArgs(2, 1, 2, 1, 1, 1, 0, 0, 0, 2, 1, 1, 1, 1, 1),
 		[]input{r(1, 3, 2, 4, 2), r(2, 2, 2, 1, 2)})
+
+	// deconv3d by hand: x = (1, 2) along W ([1,1,1,1,2]), a 1x1x2 kernel
+	// of ones: stride 1 overlaps the two copies (1, 3, 2), stride 2 puts
+	// them side by side (1, 1, 2, 2), plus a bias of 1.
+	xw := f64([]int{1, 1, 1, 1, 2}, 1, 2)
+	kw2 := f64([]int{1, 1, 2, 1, 1}, 1, 1)
+	d3 := func(sW int64) ops.Args { return convArgs(1, 1, 2, 1, 1, sW, 0, 0, 0, 1, 1, 1, 0, 0, 0) }
+	forward("deconv3d stride 1", "deconv3d", d3(1), arrays(xw, kw2), arrays(f64([]int{1, 1, 1, 1, 3}, 1, 3, 2)), 0)
+	forward("deconv3d stride 2 bias float32", "deconv3d", d3(2), arrays(to32(xw), to32(kw2), f32([]int{1}, 1)),
+		arrays(f32([]int{1, 1, 1, 1, 4}, 2, 2, 3, 3)), 0)
+	// deconv3d_bp, stride 2, gradO = 1..4: dx sums gradO's pairs (3, 7),
+	// dw[k] = Σ x[i]·gradO[2i+k] = (1·1 + 2·3, 1·2 + 2·4), db = 10.
+	forward("deconv3d_bp", "deconv3d_bp", d3(2), arrays(xw, kw2, f64([]int{1}, 0), counting(1, 1, 1, 1, 1, 4)),
+		arrays(f64([]int{1, 1, 1, 1, 2}, 3, 7), f64([]int{1, 1, 2, 1, 1}, 7, 10), f64([]int{1}, 10)), 0)
+	gradient("deconv3d NCDHW stride bias", "deconv3d", convArgs(2, 1, 2, 1, 2, 2, 0, 0, 1, 1, 1, 1, 0, 0, 0),
+		[]input{r(1, 2, 2, 3, 2), r(2, 1, 2, 3, 2), r(3)})
+	gradient("deconv3d NDHWC same weights [iC,kD,kH,kW,oC]", "deconv3d", convArgs(2, 2, 1, 2, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 2),
+		[]input{r(2, 2, 2, 2, 2), r(2, 2, 2, 1, 3)})
 }

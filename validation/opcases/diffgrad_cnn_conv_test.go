@@ -102,6 +102,25 @@ func init() {
 			}
 			return dcase{args: ops.Args{I: i64s(k[0], k[1], k[2], st[0], st[1], st[2], pd[0], pd[1], pd[2], dl[0], dl[1], dl[2], same, ndhwc, wf)}, in: dv}
 		},
+		"deconv3d": func(r *rand.Rand) dcase {
+			var k, st [3]int
+			for j := range 3 {
+				k[j], st[j] = 1+r.IntN(2), 1+r.IntN(2)
+			}
+			same, ndhwc, wf := r.IntN(2), r.IntN(2), r.IntN(3)
+			bS, iC, oC := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)
+			in := [3]int{1 + r.IntN(2), 1 + r.IntN(2), 1 + r.IntN(2)}
+			x := []int{bS, iC, in[0], in[1], in[2]}
+			if ndhwc == 1 {
+				x = []int{bS, in[0], in[1], in[2], iC}
+			}
+			w := [][]int{{k[0], k[1], k[2], oC, iC}, {iC, oC, k[0], k[1], k[2]}, {iC, k[0], k[1], k[2], oC}}[wf]
+			dv := []dinput{dvar(rnd(r, x...)), dvar(rnd(r, w...))}
+			if r.IntN(2) == 0 {
+				dv = append(dv, dvar(rnd(r, oC)))
+			}
+			return dcase{args: ops.Args{I: i64s(k[0], k[1], k[2], st[0], st[1], st[2], 0, 0, 0, 1, 1, 1, same, ndhwc, wf)}, in: dv}
+		},
 		"im2col": func(r *rand.Rand) dcase {
 			kH, kW, sH, sW, dH, dW := 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)
 			x := []int{1 + r.IntN(2), 1 + r.IntN(2), 3 + r.IntN(2), 3 + r.IntN(2)}
