@@ -221,7 +221,11 @@ func TestConv2DErrors(t *testing.T) {
 // 32 channels, forward plus backward, in float32 on one core; the scalar
 // reference and gorgonia's Conv2d (im2col and BLAS matmul) in the same run:
 //
-//	go test ./ops -run XXX -bench Conv2D -benchtime 5x
+//	go test ./ops -run XXX -bench Conv2D -benchtime 3x -count 2
+//
+// Intel Xeon @ 2.50GHz (AVX-512), GOMAXPROCS 1, shared machine (load ~4.5),
+// medians per forward+backward: sdgo-gemm 72 ms (12.6 GFLOP/s),
+// scalar-reference 2.07 s (29x slower), gorgonia 289 ms (4.0x slower).
 const bB, bC, bH, bW, bO = 32, 16, 32, 32, 32
 
 func oneCore(b *testing.B) {
