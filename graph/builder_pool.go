@@ -4,28 +4,6 @@ import "github.com/sdgo/sdgo/ops"
 
 // Builder methods of SameDiff's pooling ops (ops/cnn_pool.go).
 
-// Padding is how a window op pads its input.
-type Padding int
-
-const (
-	// Valid pads with the explicit Pad sizes only (SameDiff's VALID; the
-	// default).
-	Valid Padding = iota
-	// Same pads so that the output is ceil(input/stride) long, the odd
-	// cell after (SameDiff's SAME).
-	Same
-)
-
-// DataFormat is where an image's channel axis is.
-type DataFormat int
-
-const (
-	// ChannelsFirst is NCHW (NCDHW in 3-D), the default.
-	ChannelsFirst DataFormat = iota
-	// ChannelsLast is NHWC (NDHWC in 3-D).
-	ChannelsLast
-)
-
 // Pooling2DConfig holds the options of the 2-D pooling ops. Sizes are
 // [height, width].
 type Pooling2DConfig struct {
@@ -33,14 +11,14 @@ type Pooling2DConfig struct {
 	Kernel [2]int
 	// Stride is the step between windows. Default (0) means 1.
 	Stride [2]int
-	// Pad is the explicit padding before and after each axis in Valid
-	// mode; Same mode computes its own. Default 0.
+	// Pad is the explicit padding before and after each axis in PaddingValid
+	// mode; PaddingSame computes its own. Default 0.
 	Pad [2]int
 	// Dilation spaces the window's cells. Default (0) means 1.
 	Dilation [2]int
-	// Padding is Valid (default) or Same.
-	Padding Padding
-	// DataFormat is ChannelsFirst (NCHW, default) or ChannelsLast (NHWC).
+	// Padding is PaddingValid (default) or PaddingSame.
+	Padding PaddingMode
+	// DataFormat is NCHW (default) or NHWC (NCDHW or NDHWC in 3-D).
 	DataFormat DataFormat
 	// IncludePadding makes average pooling divide by the whole kernel's
 	// size; by default (false) it divides by the cells inside the input.
@@ -53,16 +31,9 @@ type Pooling2DConfig struct {
 // [depth, height, width]; the fields mean what Pooling2DConfig's do.
 type Pooling3DConfig struct {
 	Kernel, Stride, Pad, Dilation [3]int
-	Padding                       Padding
+	Padding                       PaddingMode
 	DataFormat                    DataFormat
 	IncludePadding                bool
-}
-
-func orOne(v int) int64 {
-	if v == 0 {
-		return 1
-	}
-	return int64(v)
 }
 
 // args2 lays a 2-D config out as libnd4j's int args with extraParam0.
@@ -156,7 +127,7 @@ func (n CNN) DepthToSpace(x *Variable, blockSize int, format DataFormat) *Variab
 }
 
 // isNCHW is upsampling's format flag: libnd4j reads 1 as channels first.
-func (f DataFormat) isNCHW() int64 { return boolInt(f == ChannelsFirst) }
+func (f DataFormat) isNCHW() int64 { return boolInt(f == NCHW) }
 
 // Upsampling2D repeats each pixel factor[0] x factor[1] times (op
 // upsampling2d).

@@ -18,7 +18,7 @@ func TestPoolingBuilders(t *testing.T) {
 		want []int
 	}{
 		{g.CNN().MaxPool2D(x, graph.Pooling2DConfig{Kernel: [2]int{2, 2}, Stride: [2]int{2, 2}}), []int{-1, 3, 4, 4}},
-		{g.CNN().AvgPool2D(x, graph.Pooling2DConfig{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: graph.Same, IncludePadding: true}), []int{-1, 3, 5, 4}},
+		{g.CNN().AvgPool2D(x, graph.Pooling2DConfig{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Padding: graph.PaddingSame, IncludePadding: true}), []int{-1, 3, 5, 4}},
 		{g.CNN().PnormPool2D(x, graph.Pooling2DConfig{Kernel: [2]int{2, 2}, Dilation: [2]int{2, 2}}), []int{-1, 3, 7, 6}},
 	}
 	v, idx := g.CNN().MaxPoolWithArgmax(x, graph.Pooling2DConfig{Kernel: [2]int{3, 3}})
@@ -33,7 +33,7 @@ func TestPoolingBuilders(t *testing.T) {
 	cases = append(cases, struct {
 		v    *graph.Variable
 		want []int
-	}{g.CNN().MaxPool3D(x3, graph.Pooling3DConfig{Kernel: [3]int{2, 2, 2}, Stride: [3]int{2, 2, 2}, DataFormat: graph.ChannelsLast}), []int{-1, 2, 2, 2, 2}})
+	}{g.CNN().MaxPool3D(x3, graph.Pooling3DConfig{Kernel: [3]int{2, 2, 2}, Stride: [3]int{2, 2, 2}, DataFormat: graph.NHWC}), []int{-1, 2, 2, 2, 2}})
 	for i, c := range cases {
 		if err := c.v.Err(); err != nil {
 			t.Fatalf("case %d: %v", i, err)
@@ -52,10 +52,10 @@ func TestSpaceBuilders(t *testing.T) {
 		v    *graph.Variable
 		want []int
 	}{
-		{g.CNN().SpaceToDepth(x, 2, graph.ChannelsLast), []int{-1, 2, 3, 12}},
-		{g.CNN().DepthToSpace(g.CNN().SpaceToDepth(x, 2, graph.ChannelsLast), 2, graph.ChannelsLast), []int{-1, 4, 6, 3}},
-		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.ChannelsLast), []int{-1, 8, 18, 3}},
-		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.ChannelsFirst), []int{-1, 4, 12, 9}},
+		{g.CNN().SpaceToDepth(x, 2, graph.NHWC), []int{-1, 2, 3, 12}},
+		{g.CNN().DepthToSpace(g.CNN().SpaceToDepth(x, 2, graph.NHWC), 2, graph.NHWC), []int{-1, 4, 6, 3}},
+		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.NHWC), []int{-1, 8, 18, 3}},
+		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.NCHW), []int{-1, 4, 12, 9}},
 	} {
 		if err := c.v.Err(); err != nil {
 			t.Fatalf("case %d: %v", i, err)
@@ -64,7 +64,7 @@ func TestSpaceBuilders(t *testing.T) {
 			t.Errorf("case %d: shape %v, want %v", i, c.v.Shape(), c.want)
 		}
 	}
-	if v := g.CNN().SpaceToDepth(g.Placeholder("y", ndarray.Float32, 1, 3, 3, 1), 2, graph.ChannelsLast); v.Err() == nil {
+	if v := g.CNN().SpaceToDepth(g.Placeholder("y", ndarray.Float32, 1, 3, 3, 1), 2, graph.NHWC); v.Err() == nil {
 		t.Errorf("space_to_depth of a 3x3 image with blocks of 2: no error")
 	}
 }

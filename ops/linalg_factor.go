@@ -793,12 +793,6 @@ func svdT[T ndarray.Float](c *Ctx, x *ndarray.Array, full, uv bool) ([]*ndarray.
 	return outs, nil
 }
 
-func fillT[T ndarray.Float](o []T, v T) {
-	for i := range o {
-		o[i] = v
-	}
-}
-
 func fillEye[T ndarray.Float](o []T, r, c int) {
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
