@@ -667,8 +667,8 @@ var tileBpOp = Register(&Def{
 	},
 })
 
-// Ops that real SameDiff graph files use (see the fixtures in
-// shared/samediff/fixtures): identity_n and pad.
+// identity_n, which the SameDiff files in testdata/samediff use (pad is in
+// nn.go).
 
 // identityNOp passes N inputs through as N outputs (TensorFlow's IdentityN).
 var identityNOp = Register(&Def{
