@@ -53,12 +53,36 @@ func gemmLayouts(m, n, k int) []gemmLayout {
 // it must not be read).
 func checkGemm[T Float](t *testing.T, r *rand.Rand, name string, kern *gemmKernel[T], threads, m, n, k int, l gemmLayout, alpha, beta T) {
 	t.Helper()
-	checkGemmWith(t, r, name, func(a, b, c []T) {
-		gemmWith(kern, threads, m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, c, l.rsc, l.csc)
-	}, m, n, k, l, alpha, beta)
+	checkGemmThreads(t, r, name, kern, []int{threads}, m, n, k, l, alpha, beta)
+}
+
+// checkGemmThreads is checkGemm on each goroutine count of threads in
+// turn, with the same operands: gemmGo, which takes most of the time of
+// the GEMM tests, computes the product they are compared with once.
+func checkGemmThreads[T Float](t *testing.T, r *rand.Rand, name string, kern *gemmKernel[T], threads []int, m, n, k int, l gemmLayout, alpha, beta T) {
+	t.Helper()
+	var runs []gemmRun[T]
+	for _, th := range threads {
+		runs = append(runs, gemmRun[T]{fmt.Sprintf("%s threads %d", name, th), func(a, b, c []T) {
+			gemmWith(kern, th, m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, c, l.rsc, l.csc)
+		}})
+	}
+	checkGemmRuns(t, r, runs, m, n, k, l, alpha, beta)
+}
+
+// gemmRun is one way to compute a product, named for the error messages.
+type gemmRun[T Float] struct {
+	name string
+	run  func(a, b, c []T)
 }
 
 func checkGemmWith[T Float](t *testing.T, r *rand.Rand, name string, run func(a, b, c []T), m, n, k int, l gemmLayout, alpha, beta T) {
+	t.Helper()
+	checkGemmRuns(t, r, []gemmRun[T]{{name, run}}, m, n, k, l, alpha, beta)
+}
+
+// checkGemmRuns draws A, B and C once and checks every run on them.
+func checkGemmRuns[T Float](t *testing.T, r *rand.Rand, runs []gemmRun[T], m, n, k int, l gemmLayout, alpha, beta T) {
 	t.Helper()
 	// A and B end where a page without access begins, so reading past
 	// them faults; C has guard elements after it that must not change.
@@ -80,19 +104,22 @@ func checkGemmWith[T Float](t *testing.T, r *rand.Rand, name string, run func(a,
 	}
 	want := append([]T(nil), c0...)
 	gemmGo(m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, want[:l.csz], l.rsc, l.csc)
-	got := append([]T(nil), c0...)
-	run(a, b, got[:l.csz])
 	tol := float64(k+2) * eps[T]() * 4 * (math.Abs(float64(alpha)) + 1) * (math.Abs(float64(beta)) + 1)
-	for i := range got {
-		if !inC[i] {
-			if !same(got[i], c0[i]) {
-				t.Fatalf("%s m=%d n=%d k=%d %s: c[%d] outside C changed", name, m, n, k, l.name, i)
+	got := make([]T, len(c0))
+	for _, run := range runs {
+		copy(got, c0)
+		run.run(a, b, got[:l.csz])
+		for i := range got {
+			if !inC[i] {
+				if !same(got[i], c0[i]) {
+					t.Fatalf("%s m=%d n=%d k=%d %s: c[%d] outside C changed", run.name, m, n, k, l.name, i)
+				}
+				continue
 			}
-			continue
-		}
-		if !(math.Abs(float64(got[i]-want[i])) <= tol) {
-			t.Fatalf("%s m=%d n=%d k=%d %s alpha %v beta %v: c[%d] = %v want %v",
-				name, m, n, k, l.name, alpha, beta, i, got[i], want[i])
+			if !(math.Abs(float64(got[i]-want[i])) <= tol) {
+				t.Fatalf("%s m=%d n=%d k=%d %s alpha %v beta %v: c[%d] = %v want %v",
+					run.name, m, n, k, l.name, alpha, beta, i, got[i], want[i])
+			}
 		}
 	}
 }
@@ -100,11 +127,12 @@ func checkGemmWith[T Float](t *testing.T, r *rand.Rand, name string, run func(a,
 // TestGemmSmall covers the shapes small MLPs produce (m up to 64, n and k
 // from 1 to 64, transposed operands, strided and column-major C, alpha and
 // beta, NaN in C with beta 0) on the direct path, and the same shapes with
-// the direct kernel switched off on the packed path.
+// the direct kernel switched off on the packed path. Under the race
+// detector every other product of each part (sampled).
 func TestGemmSmall(t *testing.T) {
 	for _, im := range allImpls() {
-		t.Run(im.name+"/f32", func(t *testing.T) { testGemmSmall[float32](t, im) })
-		t.Run(im.name+"/f64", func(t *testing.T) { testGemmSmall[float64](t, im) })
+		t.Run(im.name+"/f32", func(t *testing.T) { t.Parallel(); testGemmSmall[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { t.Parallel(); testGemmSmall[float64](t, im) })
 	}
 }
 
@@ -128,7 +156,10 @@ func testGemmSmall[T Float](t *testing.T, im impl) {
 			l := ls[i%len(ls)]
 			alpha, beta := alphas[i%3], betas[i%2]
 			i++
-			for _, b := range []T{0, beta} {
+			for bi, b := range []T{0, beta} {
+				if !sampled(i+bi, 2) {
+					continue
+				}
 				if kern.direct != nil {
 					checkGemm(t, r, im.name+"/direct", kern, 1, m, n, k, l, alpha, b)
 				}
@@ -146,6 +177,9 @@ func testGemmSmall[T Float](t *testing.T, im impl) {
 				k := 1 + (m+n)%3
 				ls := gemmLayouts(m, n, k)
 				for j, l := range []gemmLayout{ls[(m+n)%2], ls[2+(m+n)%2]} { // NN or TN; NT or TT
+					if !sampled(m+n+j, 2) {
+						continue
+					}
 					alpha, beta := alphas[(m+j)%3], []T{0, -0.5}[(n+j)%2]
 					checkGemmWith(t, r, im.name+"/kernel", func(a, b, c []T) {
 						gemmDirect(kern, m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, c, l.rsc)
@@ -155,22 +189,27 @@ func testGemmSmall[T Float](t *testing.T, im impl) {
 		}
 	}
 	// every layout on the shapes of the benchmarks
-	for _, sh := range [][3]int{{64, 64, 64}, {64, 2, 64}, {64, 64, 2}, {128, 10, 512}, {512, 10, 128}} {
+	for si, sh := range [][3]int{{64, 64, 64}, {64, 2, 64}, {64, 64, 2}, {128, 10, 512}, {512, 10, 128}} {
 		for j, l := range gemmLayouts(sh[0], sh[1], sh[2]) {
+			if !sampled(si+j, 2) {
+				continue
+			}
 			checkGemm(t, r, im.name, kern, 1+j%2, sh[0], sh[1], sh[2], l, alphas[j%3], []T{0, 1, -0.5}[j%3])
 		}
 	}
 }
 
 // TestGemmPanels runs the B-packed path (gemmPanels) on shapes that cross
-// its kc and nc blocks and the tile edges, every layout, beta 0 and not.
+// its kc and nc blocks and the tile edges, every layout, beta 0 and not;
+// under the race detector every other layout of each shape, and one
+// layout through gemmWith on two goroutines.
 func TestGemmPanels(t *testing.T) {
 	if len(archImpls()) == 0 {
 		t.Skip("gemmPanels runs the direct kernel, which only assembly has")
 	}
 	for _, im := range archImpls() {
-		t.Run(im.name+"/f32", func(t *testing.T) { testGemmPanels[float32](t, im) })
-		t.Run(im.name+"/f64", func(t *testing.T) { testGemmPanels[float64](t, im) })
+		t.Run(im.name+"/f32", func(t *testing.T) { t.Parallel(); testGemmPanels[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { t.Parallel(); testGemmPanels[float64](t, im) })
 	}
 }
 
@@ -187,6 +226,9 @@ func testGemmPanels[T Float](t *testing.T, im impl) {
 			if l.csc != 1 {
 				continue // the direct kernel needs C's columns adjacent
 			}
+			if !sampled(si+j, 2) {
+				continue
+			}
 			alpha, beta := []T{1, -0.5, 2}[(si+j)%3], []T{0, 1, -0.5}[(si+2*j)%3]
 			checkGemmWith(t, r, im.name+"/panels", func(a, b, c []T) {
 				gemmPanels(kern, m, n, k, alpha, a, l.rsa, l.csa, b, l.rsb, l.csb, beta, c, l.rsc)
@@ -198,18 +240,23 @@ func testGemmPanels[T Float](t *testing.T, im impl) {
 	if useDirect(m, n, k) {
 		t.Fatalf("%d×%d×%d takes the direct path", m, n, k)
 	}
-	for _, l := range gemmLayouts(m, n, k)[:2] {
+	for j, l := range gemmLayouts(m, n, k)[:2] {
+		if !sampled(j, 2) {
+			continue
+		}
 		checkGemm(t, r, im.name+"/panels2", kern, 2, m, n, k, l, 1, 0)
 	}
 }
 
 // Products on the panels path whose A lines are 4 KiB apart run on a copy
 // of A (restrideA); they must give the same C, with A row-major or stored
-// transposed, on every implementation and with two goroutines.
+// transposed, on every implementation and with one and two goroutines.
+// Under the race detector each implementation and type runs one layout on
+// two goroutines: the rows for float32, the columns for float64.
 func TestGemmRestride(t *testing.T) {
 	for _, im := range allImpls() {
-		t.Run(im.name+"/f32", func(t *testing.T) { testGemmRestride[float32](t, im) })
-		t.Run(im.name+"/f64", func(t *testing.T) { testGemmRestride[float64](t, im) })
+		t.Run(im.name+"/f32", func(t *testing.T) { t.Parallel(); testGemmRestride[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { t.Parallel(); testGemmRestride[float64](t, im) })
 	}
 }
 
@@ -227,15 +274,20 @@ func testGemmRestride[T Float](t *testing.T, im impl) {
 		{name: "A rows 4 KiB apart", rsa: ld, csa: 1, asz: (m-1)*ld + k},
 		{name: "A columns 4 KiB apart", rsa: 1, csa: ld, asz: (k-1)*ld + m},
 	}
-	for _, l := range layouts {
+	for li, l := range layouts {
 		l.rsb, l.csb, l.bsz = n, 1, k*n
 		l.rsc, l.csc, l.csz = n, 1, m*n
 		if buf, _, _, _ := restrideA(m, k, make([]T, l.asz), l.rsa, l.csa); buf == nil {
 			t.Fatalf("%s: restrideA made no copy", l.name)
 		}
-		for _, threads := range []int{1, 2} {
-			checkGemm(t, r, fmt.Sprintf("%s %s threads %d", im.name, l.name, threads), kern, threads, m, n, k, l, 0.5, -1)
+		threads := []int{1, 2}
+		if raceEnabled {
+			if li != int(unsafe.Sizeof(z))/8 { // 0 for float32, 1 for float64
+				continue
+			}
+			threads = []int{2}
 		}
+		checkGemmThreads(t, r, im.name+" "+l.name, kern, threads, m, n, k, l, 0.5, -1)
 	}
 }
 

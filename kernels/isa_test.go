@@ -22,7 +22,10 @@ func TestISACapWarning(t *testing.T) {
 		{"avx-2", true}, {"sse", true}, {"AVX2", false}, {" generic ", false}, {"avx512", false}, {"neon", false}, {"purego", false}, {"", false},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestISACapWarning$")
-		cmd.Env = append(os.Environ(), "SDGO_TEST_ISA_CHILD=1", "SDGO_ISA="+tc.cap)
+		// GORACE: a binary built with -race sleeps a second on exit (so
+		// that goroutines still running can report races); the child
+		// starts none.
+		cmd.Env = append(os.Environ(), "SDGO_TEST_ISA_CHILD=1", "SDGO_ISA="+tc.cap, "GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			if _, ok := err.(*exec.ExitError); !ok {

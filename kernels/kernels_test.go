@@ -200,13 +200,19 @@ func elemCases[T Float]() []elemCase[T] {
 	return cs
 }
 
-var testLens = func() []int {
+// testLens are the lengths the elementwise, reduction and strided tests
+// run on: every length from 0 to 67, then 255, 1000 and 4099. Under the
+// race detector (see raceSubset): 0 to 17 (every tail of a vector of 4, 8
+// or 16 lanes), the lengths next to a multiple of 16 up to 65 (a whole
+// number of vectors, one more, one fewer), and 255 (the unrolled loops
+// several times, then a tail).
+var testLens = raceSubset(func() []int {
 	l := make([]int, 0, 72)
 	for n := 0; n <= 67; n++ {
 		l = append(l, n)
 	}
 	return append(l, 255, 1000, 4099)
-}()
+}(), func(n int) bool { return n <= 17 || n < 256 && (n%16 <= 1 || n%16 == 15) })
 
 func testElementwise[T Float](t *testing.T, im impl) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -355,10 +361,12 @@ func testReductions[T Float](t *testing.T, im impl) {
 func TestKernels(t *testing.T) {
 	for _, im := range allImpls() {
 		t.Run(im.name+"/f32", func(t *testing.T) {
+			t.Parallel()
 			testElementwise[float32](t, im)
 			testReductions[float32](t, im)
 		})
 		t.Run(im.name+"/f64", func(t *testing.T) {
+			t.Parallel()
 			testElementwise[float64](t, im)
 			testReductions[float64](t, im)
 		})
@@ -457,28 +465,35 @@ var documentedULP = map[string][2]float64{"Exp": {1, 1}, "Log": {1, 1}, "Tanh": 
 // float32, rounded once more: so nearly the correctly rounded result); and
 // the portable kernels against package math (loopTable), which they must
 // match within 1 ulp (float32) or 3 (float64: math.Exp is itself up to 2
-// ulps off on amd64, and Sigmoid adds a rounding).
+// ulps off on amd64, and Sigmoid adds a rounding). With -short and under
+// the race detector the samples are ten times sparser.
 func TestAccuracy(t *testing.T) {
 	stride := uint32(1009)
 	n64 := 300000
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		stride, n64 = 100003, 30000
 	}
 	x32 := accuracyInputs32(stride)
 	x64 := accuracyInputs64(n64)
 	for _, name := range []string{"Exp", "Log", "Tanh", "Sigmoid"} {
-		accuracy(t, genericImpl(), name, x32, apply(loopTable[float32](), name, x32), 1)
-		accuracy(t, genericImpl(), name, x64, apply(loopTable[float64](), name, x64), 3)
-		w32, w64 := apply(generic[float32](), name, x32), apply(generic[float64](), name, x64)
-		for _, im := range archImpls() {
-			accuracy(t, im, name, x32, w32, documentedULP[name][0])
-			accuracy(t, im, name, x64, w64, documentedULP[name][1])
-		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			accuracy(t, genericImpl(), name, x32, apply(loopTable[float32](), name, x32), 1)
+			accuracy(t, genericImpl(), name, x64, apply(loopTable[float64](), name, x64), 3)
+			w32, w64 := apply(generic[float32](), name, x32), apply(generic[float64](), name, x64)
+			for _, im := range archImpls() {
+				accuracy(t, im, name, x32, w32, documentedULP[name][0])
+				accuracy(t, im, name, x64, w64, documentedULP[name][1])
+			}
+		})
 	}
 }
 
 // gemm tests
 
+// testGemm runs im's GEMM on every shape in six layouts, each on one and on
+// two goroutines; under the race detector every third of those products
+// (sampled), which still meets every shape, layout and goroutine count.
 func testGemm[T Float](t *testing.T, im impl) {
 	r := rand.New(rand.NewPCG(7, 8))
 	kern := gemmOf[T](im)
@@ -520,8 +535,14 @@ func testGemm[T Float](t *testing.T, im impl) {
 			alphas := []T{1, 0.5, -2, 0}
 			betas := []T{0, 1, -0.5, 2}
 			alpha, beta := alphas[(si+variant)%4], betas[(si+2*variant)%4]
-			for _, threads := range []int{1, 2} {
-				checkGemm(t, r, fmt.Sprintf("%s threads %d", im.name, threads), kern, threads, m, n, k, l, alpha, beta)
+			var threads []int
+			for _, th := range []int{1, 2} {
+				if sampled(si*13+variant*2+th-1, 3) { // rotating over the shapes
+					threads = append(threads, th)
+				}
+			}
+			if len(threads) > 0 {
+				checkGemmThreads(t, r, im.name, kern, threads, m, n, k, l, alpha, beta)
 			}
 		}
 	}
@@ -529,8 +550,8 @@ func testGemm[T Float](t *testing.T, im impl) {
 
 func TestGemm(t *testing.T) {
 	for _, im := range allImpls() {
-		t.Run(im.name+"/f32", func(t *testing.T) { testGemm[float32](t, im) })
-		t.Run(im.name+"/f64", func(t *testing.T) { testGemm[float64](t, im) })
+		t.Run(im.name+"/f32", func(t *testing.T) { t.Parallel(); testGemm[float32](t, im) })
+		t.Run(im.name+"/f64", func(t *testing.T) { t.Parallel(); testGemm[float64](t, im) })
 	}
 }
 

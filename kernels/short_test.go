@@ -15,6 +15,7 @@ import (
 func TestShortRuns(t *testing.T) {
 	for _, im := range allImpls() {
 		t.Run(im.name, func(t *testing.T) {
+			t.Parallel()
 			shortRunsSame[float32](t, im)
 			shortRunsSame[float64](t, im)
 		})
