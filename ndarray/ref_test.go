@@ -35,6 +35,16 @@ func randShape(rng *rand.Rand, maxRank, maxSize int) []int {
 
 var refLong = os.Getenv("SDGO_REF_LONG") != ""
 
+// refIters is the number of random cases of a reference test: n, or a
+// quarter of n under the race detector (the first quarter: the cases are
+// drawn in order from one generator per test).
+func refIters(n int) int {
+	if raceEnabled {
+		return n / 4
+	}
+	return n
+}
+
 // refSeed (SDGO_REF_SEED) moves every reference test to other draws.
 var refSeed = func() uint64 {
 	n, _ := strconv.ParseUint(os.Getenv("SDGO_REF_SEED"), 10, 64)
@@ -281,7 +291,7 @@ func roundTo(dt DType, v float64) float64 {
 
 func TestRefCopyCast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1+refSeed, 2))
-	for it := 0; it < 3000; it++ {
+	for it := 0; it < refIters(3000); it++ {
 		dt := computable[rng.IntN(len(computable))]
 		sh := randShape(rng, 5, 4)
 		vals := randVals(rng, dt, shapeSize(sh))
@@ -432,7 +442,7 @@ func broadcastOf(rng *rand.Rand, sh []int) []int {
 
 func TestRefBinary(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3+refSeed, 4))
-	for it := 0; it < 6000; it++ {
+	for it := 0; it < refIters(6000); it++ {
 		dt := numeric[rng.IntN(len(numeric))]
 		op := BinaryOp(rng.IntN(numBinary))
 		sh := randShape(rng, 5, 4)
@@ -491,7 +501,7 @@ func TestRefBinary(t *testing.T) {
 
 func TestRefUnary(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5+refSeed, 6))
-	for it := 0; it < 6000; it++ {
+	for it := 0; it < refIters(6000); it++ {
 		dt := numeric[rng.IntN(len(numeric))]
 		op := UnaryOp(rng.IntN(numUnary))
 		if op.FloatOnly() && !dt.IsFloat() {
@@ -557,7 +567,7 @@ func TestRefCompareWhere(t *testing.T) {
 		Gt: func(a, b float64) bool { return a > b },
 		Ge: func(a, b float64) bool { return a >= b },
 	}
-	for it := 0; it < 4000; it++ {
+	for it := 0; it < refIters(4000); it++ {
 		dt := computable[rng.IntN(len(computable))]
 		sh := randShape(rng, 5, 4)
 		sb := broadcastOf(rng, sh)
@@ -726,7 +736,7 @@ func refReduce(op ReduceOp, a *Array, mask int) (shape []int, vals []float64) {
 
 func TestRefReduce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9+refSeed, 10))
-	for it := 0; it < 1500; it++ {
+	for it := 0; it < refIters(1500); it++ {
 		dt := computable[rng.IntN(len(computable))]
 		sh := randShape(rng, 5, 4)
 		a, ka := randLayout(t, rng, dt, sh, randVals(rng, dt, shapeSize(sh)))
@@ -827,7 +837,7 @@ func TestRefReduce(t *testing.T) {
 
 func TestRefMatMul(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11+refSeed, 12))
-	for it := 0; it < 4000; it++ {
+	for it := 0; it < refIters(4000); it++ {
 		dt := numeric[rng.IntN(len(numeric))]
 		m, k, n := rng.IntN(5), rng.IntN(5), rng.IntN(5)
 		ta, tb := rng.IntN(2) == 0, rng.IntN(2) == 0
@@ -945,7 +955,7 @@ func smallInts(rng *rand.Rand, n int) []float64 {
 
 func TestRefShapeOps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13+refSeed, 14))
-	for it := 0; it < 3000; it++ {
+	for it := 0; it < refIters(3000); it++ {
 		dt := computable[rng.IntN(len(computable))]
 		sh := randShape(rng, 5, 4)
 		r := len(sh)
@@ -1152,7 +1162,7 @@ func TestRefShapeOps(t *testing.T) {
 // and products wrap exactly; max and min of floats, NaN included).
 func TestRefReduceComposes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15+refSeed, 16))
-	for it := 0; it < 2000; it++ {
+	for it := 0; it < refIters(2000); it++ {
 		dt := computable[rng.IntN(len(computable))]
 		sh := randShape(rng, 5, 4)
 		if len(sh) < 2 {

@@ -987,10 +987,13 @@ func describeCase(c dcase) string {
 	return sb.String()
 }
 
-// TestRandomGradients is the random differential test over the registry.
+// TestRandomGradients is the random differential test over the registry:
+// 30 cases per op, the first 8 of them with -short and under the race
+// detector (the cases are drawn in order from one generator per op, so
+// those 8 are the same in every run).
 func TestRandomGradients(t *testing.T) {
 	n := 30
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		n = 8
 	}
 	// SDGO_RANDOM_GRADIENTS=k runs k cases per op, for a longer search.

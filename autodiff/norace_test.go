@@ -1,0 +1,5 @@
+//go:build !race
+
+package autodiff_test
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package opcases_test
+
+const raceEnabled = false
