@@ -1,19 +1,36 @@
 # make demo: build a graph in Go, train it, gradient-check it, save and reload it.
 # make test: vet, formatting, the generated code against its generators,
-#            and every test with the race detector; the kernel tests also
-#            run for arm64 under qemu when it is installed, and the OpenBLAS
+#            every test with the race detector (make race) and the full
+#            sweeps without it (make sweeps); the kernel tests also run for
+#            arm64 under qemu when it is installed, and the OpenBLAS
 #            benchmark peer is tested when OpenBLAS is.
 GO ?= go
 
-.PHONY: demo test vet fmt generate-check bench arm64 openblas fuzz
+.PHONY: demo test race sweeps vet fmt generate-check bench arm64 openblas fuzz
 
 demo:
 	$(GO) run ./examples/demo
 
+# make test starts its four test runs two at a time, the longest (arm64,
+# one package under qemu) first, so that both cores of a small machine stay
+# busy to the end. GNU make 4 prints each run's output whole when the run
+# ends (--output-sync); a make without that feature runs them one after the
+# other. make vet has vetted every package, so the runs turn go test's own
+# vet pass off.
+PARALLEL = $(if $(filter output-sync,$(.FEATURES)),-j2 --output-sync=target)
+
 test: vet fmt generate-check
-	$(GO) test -race ./...
-	@$(MAKE) --no-print-directory arm64
-	@$(MAKE) --no-print-directory openblas
+	@$(MAKE) --no-print-directory $(PARALLEL) arm64 race sweeps openblas
+
+race:
+	$(GO) test -race -vet=off ./...
+
+# make sweeps: the tests of the packages that sweep less under the race
+# detector (those with a race_test.go setting raceEnabled) without it, where
+# every sweep runs in full.
+SWEEPS = $(sort $(patsubst %/race_test.go,%,$(shell find . -path ./.git -prune -o -name race_test.go -print)))
+sweeps:
+	$(GO) test -vet=off $(SWEEPS)
 
 vet:
 	$(GO) vet ./...
@@ -52,7 +69,7 @@ generate-check:
 arm64:
 	@if command -v qemu-aarch64-static >/dev/null 2>&1; then \
 		echo "arm64 kernels under qemu-aarch64-static:"; \
-		GOARCH=arm64 $(GO) test -exec qemu-aarch64-static ./kernels/...; \
+		GOARCH=arm64 $(GO) test -vet=off -exec qemu-aarch64-static ./kernels/...; \
 	else \
 		echo "qemu-aarch64-static not found: arm64 kernel tests skipped (apt-get install qemu-user-static)"; \
 	fi
@@ -64,7 +81,7 @@ openblas:
 	@if printf '#include <cblas.h>\nint main(void) { return openblas_get_corename() == 0; }\n' | \
 		$${CC:-cc} -x c - -lopenblas -o /dev/null >/dev/null 2>&1; then \
 		echo "OpenBLAS benchmark peer:"; \
-		$(GO) vet -tags openblas ./kernels/... && $(GO) test -tags openblas ./kernels/internal/openblas; \
+		$(GO) vet -tags openblas ./kernels/... && $(GO) test -vet=off -tags openblas ./kernels/internal/openblas; \
 	else \
 		echo "OpenBLAS not found: its benchmark peer is not tested (apt-get install libopenblas-dev)"; \
 	fi
