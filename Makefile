@@ -11,15 +11,16 @@ GO ?= go
 demo:
 	$(GO) run ./examples/demo
 
-# The test runs go two at a time, so that both cores of a small machine
-# stay busy through the end of each (the arm64 run is one package); GNU make
-# 4 prints each run's output whole when it ends (--output-sync), and without
-# that feature they go one after the other. go vet ./... (make vet) has
-# vetted every package, so the runs turn go test's own vet pass off.
+# make test starts its four test runs two at a time, the longest (arm64,
+# one package under qemu) first, so that both cores of a small machine stay
+# busy to the end. GNU make 4 prints each run's output whole when the run
+# ends (--output-sync); a make without that feature runs them one after the
+# other. make vet has vetted every package, so the runs turn go test's own
+# vet pass off.
 PARALLEL = $(if $(filter output-sync,$(.FEATURES)),-j2 --output-sync=target)
 
 test: vet fmt generate-check
-	@$(MAKE) --no-print-directory $(PARALLEL) race sweeps arm64 openblas
+	@$(MAKE) --no-print-directory $(PARALLEL) arm64 race sweeps openblas
 
 race:
 	$(GO) test -race -vet=off ./...

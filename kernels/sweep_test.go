@@ -4,7 +4,7 @@ package kernels
 // ones, every stride to 9 and two larger, dozens of GEMM shapes in six
 // layouts on one and two goroutines, millions of inputs to the
 // transcendentals. Without the race detector every sweep runs in full, and
-// make test runs go test ./kernels/... for that besides go test -race ./....
+// make test runs this package without it (make sweeps) as well as with it.
 // The race detector makes the Go loops the kernels are checked against
 // about ten times slower and has nothing to watch in a sweep on one
 // goroutine, so under it (raceEnabled) each sweep runs on a part that keeps
