@@ -101,3 +101,103 @@ func needSameFloat(op string, in []Info) error {
 	}
 	return nil
 }
+
+// The convolutions (conv2d, conv3dnew, deconv2d, deconv3d,
+// depthwise_conv2d) and their _bp ops share the steps around their kernels:
+// one dtype for every input, a plan from the args and shapes, the bias's
+// length, the gradient's shape, the outputs' allocation and the choice of
+// float32 or float64 kernel. convRun and convBpRun take those steps; each
+// op gives its planner and kernels.
+
+// convPlanner checks op's args against the shapes of x and the weights and
+// returns the plan, the output's shape and the bias's length (the output
+// channels).
+type convPlanner[P any] func(op string, a *Args, x, w []int) (p P, out []int, biasLen int, err error)
+
+// convFwd computes a convolution into out; b is nil without a bias.
+type convFwd[P any] func(c *Ctx, p P, x, w, b, out *ndarray.Array) error
+
+// convBwd computes a convolution's gradients into outs: of x, of the
+// weights and, when outs has three, of the bias; g is the output's
+// gradient.
+type convBwd[P any] func(c *Ctx, p P, x, w, g *ndarray.Array, outs []*ndarray.Array) error
+
+// sameInputDTypes refuses inputs whose dtypes are not all the first's.
+func sameInputDTypes(op string, in []*ndarray.Array) error {
+	for _, v := range in[1:] {
+		if v.DType() != in[0].DType() {
+			return fmt.Errorf("%s: inputs of dtypes %v and %v differ", op, in[0].DType(), v.DType())
+		}
+	}
+	return nil
+}
+
+// convRun is a convolution's Run: inputs x, weights and an optional bias.
+func convRun[P any](c *Ctx, op string, in []*ndarray.Array, a *Args, plan convPlanner[P], f32, f64 convFwd[P]) ([]*ndarray.Array, error) {
+	if err := sameInputDTypes(op, in); err != nil {
+		return nil, err
+	}
+	x, w := in[0], in[1]
+	p, shape, oC, err := plan(op, a, x.Shape(), w.Shape())
+	if err != nil {
+		return nil, err
+	}
+	var b *ndarray.Array
+	if len(in) > 2 {
+		if b = in[2]; b.Size() != oC {
+			return nil, fmt.Errorf("%s: bias of shape %v for %d output channels", op, b.Shape(), oC)
+		}
+	}
+	out, err := c.TryAlloc(x.DType(), shape)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	switch x.DType() {
+	case ndarray.Float32:
+		err = f32(c, p, x, w, b, out)
+	case ndarray.Float64:
+		err = f64(c, p, x, w, b, out)
+	default:
+		err = fmt.Errorf("%s needs float32 or float64 inputs, not %v", op, x.DType())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []*ndarray.Array{out}, nil
+}
+
+// convBpRun is a convolution _bp op's Run: inputs x, weights, an optional
+// bias and the output's gradient; outputs the gradients of x, the weights
+// and the bias when given.
+func convBpRun[P any](c *Ctx, op string, in []*ndarray.Array, a *Args, plan convPlanner[P], f32, f64 convBwd[P]) ([]*ndarray.Array, error) {
+	if err := sameInputDTypes(op, in); err != nil {
+		return nil, err
+	}
+	x, w, g := in[0], in[1], in[len(in)-1]
+	p, shape, oC, err := plan(op, a, x.Shape(), w.Shape())
+	if err != nil {
+		return nil, err
+	}
+	if !ndarray.SameShape(g.Shape(), shape) {
+		return nil, fmt.Errorf("%s: gradient of shape %v, the output has %v", op, g.Shape(), shape)
+	}
+	if len(in) == 4 && in[2].Size() != oC {
+		return nil, fmt.Errorf("%s: bias of shape %v for %d output channels", op, in[2].Shape(), oC)
+	}
+	outs := []*ndarray.Array{c.Alloc(x.DType(), x.Shape()), c.Alloc(w.DType(), w.Shape())}
+	if len(in) == 4 {
+		outs = append(outs, c.Alloc(in[2].DType(), in[2].Shape()))
+	}
+	switch x.DType() {
+	case ndarray.Float32:
+		err = f32(c, p, x, w, g, outs)
+	case ndarray.Float64:
+		err = f64(c, p, x, w, g, outs)
+	default:
+		err = fmt.Errorf("%s needs float32 or float64 inputs, not %v", op, x.DType())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return outs, nil
+}

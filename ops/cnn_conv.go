@@ -230,78 +230,20 @@ var conv2DBpOp = Register(&Def{
 })
 
 func conv2dRun(c *Ctx, op string, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-	x, w := in[0], in[1]
-	if x.DType() != w.DType() || (len(in) > 2 && in[2].DType() != x.DType()) {
-		return nil, fmt.Errorf("%s: inputs of dtypes %v and %v differ", op, x.DType(), w.DType())
-	}
-	p, err := newConv2dPlan(op, a, x.Shape(), w.Shape())
-	if err != nil {
-		return nil, err
-	}
-	var b *ndarray.Array
-	if len(in) > 2 {
-		if b = in[2]; b.Size() != p.d.oC {
-			return nil, fmt.Errorf("%s: bias of shape %v for %d output channels", op, b.Shape(), p.d.oC)
-		}
-	}
-	out, err := c.TryAlloc(x.DType(), p.d.outShape(p.cfg.nhwc))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	switch x.DType() {
-	case ndarray.Float32:
-		err = conv2dFwd[float32](c, p, x, w, b, out)
-	case ndarray.Float64:
-		err = conv2dFwd[float64](c, p, x, w, b, out)
-	default:
-		err = fmt.Errorf("%s needs float32 or float64 inputs, not %v", op, x.DType())
-	}
-	if err != nil {
-		return nil, err
-	}
-	return []*ndarray.Array{out}, nil
+	return convRun(c, op, in, a, conv2dPlanner, conv2dFwd[float32], conv2dFwd[float64])
 }
 
 func conv2dBpRun(c *Ctx, op string, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-	x, w, g := in[0], in[1], in[len(in)-1]
-	for _, v := range in[1:] {
-		if v.DType() != x.DType() {
-			return nil, fmt.Errorf("%s: inputs of dtypes %v and %v differ", op, x.DType(), v.DType())
-		}
-	}
-	p, err := newConv2dPlan(op, a, x.Shape(), w.Shape())
+	return convBpRun(c, op, in, a, conv2dPlanner, convBwdAll[float32], convBwdAll[float64])
+}
+
+// conv2dPlanner is conv2d's convPlanner.
+func conv2dPlanner(op string, a *Args, x, w []int) (conv2dPlan, []int, int, error) {
+	p, err := newConv2dPlan(op, a, x, w)
 	if err != nil {
-		return nil, err
+		return p, nil, 0, err
 	}
-	if !ndarray.SameShape(g.Shape(), p.d.outShape(p.cfg.nhwc)) {
-		return nil, fmt.Errorf("%s: gradient of shape %v, the output has %v", op, g.Shape(), p.d.outShape(p.cfg.nhwc))
-	}
-	var b *ndarray.Array
-	if len(in) == 4 {
-		if b = in[2]; b.Size() != p.d.oC {
-			return nil, fmt.Errorf("%s: bias of shape %v for %d output channels", op, b.Shape(), p.d.oC)
-		}
-	}
-	outs := []*ndarray.Array{c.Alloc(x.DType(), x.Shape()), c.Alloc(w.DType(), w.Shape())}
-	if b != nil {
-		outs = append(outs, c.Alloc(b.DType(), b.Shape()))
-	}
-	var db *ndarray.Array
-	if b != nil {
-		db = outs[2]
-	}
-	switch x.DType() {
-	case ndarray.Float32:
-		err = convBwdAll[float32](c, p, x, w, g, outs[0], outs[1], db)
-	case ndarray.Float64:
-		err = convBwdAll[float64](c, p, x, w, g, outs[0], outs[1], db)
-	default:
-		err = fmt.Errorf("%s needs float32 or float64 inputs, not %v", op, x.DType())
-	}
-	if err != nil {
-		return nil, err
-	}
-	return outs, nil
+	return p, p.d.outShape(p.cfg.nhwc), p.d.oC, nil
 }
 
 // packed returns a's elements in C order as a []T: a's own buffer when a
@@ -551,15 +493,16 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.A
 	return nil
 }
 
-// convBwdAll is conv2d_bp: the gradients of x, w and (db not nil) the bias.
-func convBwdAll[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw, db *ndarray.Array) error {
-	if err := conv2dBwd[T](c, p, x, w, g, dx, dw); err != nil {
+// convBwdAll is conv2d_bp: the gradients of x, w and (outs has three) the
+// bias.
+func convBwdAll[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, outs []*ndarray.Array) error {
+	if err := conv2dBwd[T](c, p, x, w, g, outs[0], outs[1]); err != nil {
 		return err
 	}
-	if db == nil {
+	if len(outs) < 3 {
 		return nil
 	}
-	return convBiasGrad[T](c, g, db, p.P, p.cfg.nhwc)
+	return convBiasGrad[T](c, g, outs[2], p.P, p.cfg.nhwc)
 }
 
 // convBiasGrad writes into db the sums of g over every axis but the

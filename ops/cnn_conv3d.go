@@ -380,38 +380,7 @@ var conv3DOp = Register(&Def{
 		return conv3dInfer("conv3dnew", in, a)
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w := in[0], in[1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("conv3dnew: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, err := newConv3Plan("conv3dnew", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		var b *ndarray.Array
-		if len(in) > 2 {
-			if b = in[2]; b.Size() != p.oC {
-				return nil, fmt.Errorf("conv3dnew: bias of shape %v for %d output channels", b.Shape(), p.oC)
-			}
-		}
-		out, err := c.TryAlloc(x.DType(), p.outShape())
-		if err != nil {
-			return nil, fmt.Errorf("conv3dnew: %w", err)
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = conv3Fwd[float32](c, p, x, w, b, out)
-		case ndarray.Float64:
-			err = conv3Fwd[float64](c, p, x, w, b, out)
-		default:
-			err = fmt.Errorf("conv3dnew needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return []*ndarray.Array{out}, nil
+		return convRun(c, "conv3dnew", in, a, conv3Planner, conv3Fwd[float32], conv3Fwd[float64])
 	},
 	Grad: bpOp("conv3dnew_bp"),
 })
@@ -429,40 +398,18 @@ var conv3DBpOp = Register(&Def{
 		return sameInfos(in, len(in)-1), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w, g := in[0], in[1], in[len(in)-1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("conv3dnew_bp: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, err := newConv3Plan("conv3dnew_bp", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		if !ndarray.SameShape(g.Shape(), p.outShape()) {
-			return nil, fmt.Errorf("conv3dnew_bp: gradient of shape %v, the output has %v", g.Shape(), p.outShape())
-		}
-		if len(in) == 4 && in[2].Size() != p.oC {
-			return nil, fmt.Errorf("conv3dnew_bp: bias of shape %v for %d output channels", in[2].Shape(), p.oC)
-		}
-		outs := []*ndarray.Array{c.Alloc(x.DType(), x.Shape()), c.Alloc(w.DType(), w.Shape())}
-		if len(in) == 4 {
-			outs = append(outs, c.Alloc(in[2].DType(), in[2].Shape()))
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = conv3BwdAll[float32](c, p, x, w, g, outs)
-		case ndarray.Float64:
-			err = conv3BwdAll[float64](c, p, x, w, g, outs)
-		default:
-			err = fmt.Errorf("conv3dnew_bp needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return outs, nil
+		return convBpRun(c, "conv3dnew_bp", in, a, conv3Planner, conv3BwdAll[float32], conv3BwdAll[float64])
 	},
 })
+
+// conv3Planner is conv3dnew's convPlanner.
+func conv3Planner(op string, a *Args, x, w []int) (conv3Plan, []int, int, error) {
+	p, err := newConv3Plan(op, a, x, w)
+	if err != nil {
+		return p, nil, 0, err
+	}
+	return p, p.outShape(), p.oC, nil
+}
 
 func conv3BwdAll[T kernels.Float](c *Ctx, p conv3Plan, x, w, g *ndarray.Array, outs []*ndarray.Array) error {
 	if err := conv3Bwd[T](c, p, x, w, g, outs[0], outs[1]); err != nil {

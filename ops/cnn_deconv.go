@@ -23,6 +23,13 @@ func deconvOut(in, k, s, p, d int, same bool) int {
 	return s*(in-1) + (k-1)*d + 1 - 2*p
 }
 
+// deconv2dPlanner is deconv2d's convPlanner: the bias is per output
+// channel, conv2d's input channel.
+func deconv2dPlanner(op string, a *Args, x, w []int) (conv2dPlan, []int, int, error) {
+	p, out, err := deconv2dPlan(op, a, x, w)
+	return p, out, p.d.iC, err
+}
+
 // deconv2dPlan returns the conv2d plan whose input is deconv2d's output,
 // checking that the conv2d's output has x's shape.
 func deconv2dPlan(op string, a *Args, x, w []int) (conv2dPlan, []int, error) {
@@ -126,47 +133,19 @@ var deconv2DOp = Register(&Def{
 		return infos(Info{DType: x.DType, Shape: out}), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w := in[0], in[1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("deconv2d: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, shape, err := deconv2dPlan("deconv2d", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		if len(in) > 2 && in[2].Size() != p.d.iC {
-			return nil, fmt.Errorf("deconv2d: bias of shape %v for %d output channels", in[2].Shape(), p.d.iC)
-		}
-		out, err := c.TryAlloc(x.DType(), shape)
-		if err != nil {
-			return nil, fmt.Errorf("deconv2d: %w", err)
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = deconv2dFwd[float32](c, p, in, out)
-		case ndarray.Float64:
-			err = deconv2dFwd[float64](c, p, in, out)
-		default:
-			err = fmt.Errorf("deconv2d needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return []*ndarray.Array{out}, nil
+		return convRun(c, "deconv2d", in, a, deconv2dPlanner, deconv2dFwd[float32], deconv2dFwd[float64])
 	},
 	Grad: bpOp("deconv2d_bp"),
 })
 
-func deconv2dFwd[T kernels.Float](c *Ctx, p conv2dPlan, in []*ndarray.Array, out *ndarray.Array) error {
-	if err := conv2dBwd[T](c, p, nil, in[1], in[0], out, nil); err != nil {
+func deconv2dFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, b, out *ndarray.Array) error {
+	if err := conv2dBwd[T](c, p, nil, w, x, out, nil); err != nil {
 		return err
 	}
-	if len(in) < 3 {
+	if b == nil {
 		return nil
 	}
-	bv, bt, err := packed[T](c, in[2])
+	bv, bt, err := packed[T](c, b)
 	if err != nil {
 		return err
 	}
@@ -210,38 +189,7 @@ var deconv2DBpOp = Register(&Def{
 		return sameInfos(in, len(in)-1), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w, g := in[0], in[1], in[len(in)-1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("deconv2d_bp: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, shape, err := deconv2dPlan("deconv2d_bp", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		if !ndarray.SameShape(g.Shape(), shape) {
-			return nil, fmt.Errorf("deconv2d_bp: gradient of shape %v, the output has %v", g.Shape(), shape)
-		}
-		if len(in) == 4 && in[2].Size() != p.d.iC {
-			return nil, fmt.Errorf("deconv2d_bp: bias of shape %v for %d output channels", in[2].Shape(), p.d.iC)
-		}
-		outs := []*ndarray.Array{c.Alloc(x.DType(), x.Shape()), c.Alloc(w.DType(), w.Shape())}
-		if len(in) == 4 {
-			outs = append(outs, c.Alloc(in[2].DType(), in[2].Shape()))
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = deconv2dBwd[float32](c, p, x, w, g, outs)
-		case ndarray.Float64:
-			err = deconv2dBwd[float64](c, p, x, w, g, outs)
-		default:
-			err = fmt.Errorf("deconv2d_bp needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return outs, nil
+		return convBpRun(c, "deconv2d_bp", in, a, deconv2dPlanner, deconv2dBwd[float32], deconv2dBwd[float64])
 	},
 })
 

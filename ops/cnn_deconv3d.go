@@ -12,6 +12,12 @@ import (
 // [iC,oC,kD,kH,kW] (1) or [iC,kD,kH,kW,oC] (2) are conv3dnew weights of
 // the same format with oC input and iC output channels.
 
+// deconv3dPlanner is deconv3d's convPlanner.
+func deconv3dPlanner(op string, a *Args, x, w []int) (conv3Plan, []int, int, error) {
+	p, out, err := deconv3dPlan(op, a, x, w)
+	return p, out, p.iC, err
+}
+
 // deconv3dPlan returns the conv3dnew plan whose input is deconv3d's
 // output, and that output's shape.
 func deconv3dPlan(op string, a *Args, x, w []int) (conv3Plan, []int, error) {
@@ -102,47 +108,19 @@ var deconv3DOp = Register(&Def{
 		return infos(Info{DType: x.DType, Shape: shape}), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w := in[0], in[1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("deconv3d: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, shape, err := deconv3dPlan("deconv3d", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		if len(in) > 2 && in[2].Size() != p.iC {
-			return nil, fmt.Errorf("deconv3d: bias of shape %v for %d output channels", in[2].Shape(), p.iC)
-		}
-		out, err := c.TryAlloc(x.DType(), shape)
-		if err != nil {
-			return nil, fmt.Errorf("deconv3d: %w", err)
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = deconv3Fwd[float32](c, p, in, out)
-		case ndarray.Float64:
-			err = deconv3Fwd[float64](c, p, in, out)
-		default:
-			err = fmt.Errorf("deconv3d needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return []*ndarray.Array{out}, nil
+		return convRun(c, "deconv3d", in, a, deconv3dPlanner, deconv3Fwd[float32], deconv3Fwd[float64])
 	},
 	Grad: bpOp("deconv3d_bp"),
 })
 
-func deconv3Fwd[T kernels.Float](c *Ctx, p conv3Plan, in []*ndarray.Array, out *ndarray.Array) error {
-	if err := conv3Bwd[T](c, p, nil, in[1], in[0], out, nil); err != nil {
+func deconv3Fwd[T kernels.Float](c *Ctx, p conv3Plan, x, w, b, out *ndarray.Array) error {
+	if err := conv3Bwd[T](c, p, nil, w, x, out, nil); err != nil {
 		return err
 	}
-	if len(in) < 3 {
+	if b == nil {
 		return nil
 	}
-	bv, bt, err := packed[T](c, in[2])
+	bv, bt, err := packed[T](c, b)
 	if err != nil {
 		return err
 	}
@@ -164,38 +142,7 @@ var deconv3DBpOp = Register(&Def{
 		return sameInfos(in, len(in)-1), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w, g := in[0], in[1], in[len(in)-1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("deconv3d_bp: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, shape, err := deconv3dPlan("deconv3d_bp", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		if !ndarray.SameShape(g.Shape(), shape) {
-			return nil, fmt.Errorf("deconv3d_bp: gradient of shape %v, the output has %v", g.Shape(), shape)
-		}
-		if len(in) == 4 && in[2].Size() != p.iC {
-			return nil, fmt.Errorf("deconv3d_bp: bias of shape %v for %d output channels", in[2].Shape(), p.iC)
-		}
-		outs := []*ndarray.Array{c.Alloc(x.DType(), x.Shape()), c.Alloc(w.DType(), w.Shape())}
-		if len(in) == 4 {
-			outs = append(outs, c.Alloc(in[2].DType(), in[2].Shape()))
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = deconv3Bwd[float32](c, p, x, w, g, outs)
-		case ndarray.Float64:
-			err = deconv3Bwd[float64](c, p, x, w, g, outs)
-		default:
-			err = fmt.Errorf("deconv3d_bp needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return outs, nil
+		return convBpRun(c, "deconv3d_bp", in, a, deconv3dPlanner, deconv3Bwd[float32], deconv3Bwd[float64])
 	},
 })
 

@@ -1,8 +1,6 @@
 package ops
 
 import (
-	"fmt"
-
 	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
 )
@@ -12,6 +10,15 @@ import (
 // last loop (the inner loop runs along the iC·mC contiguous output
 // channels of a pixel), float32 in float32; NCHW data goes through
 // channels-last scratch copies.
+
+// dwPlanner is depthwise_conv2d's convPlanner: iC·mC output channels.
+func dwPlanner(op string, a *Args, x, w []int) (conv2dPlan, []int, int, error) {
+	p, err := dwPlan(op, a, x, w)
+	if err != nil {
+		return p, nil, 0, err
+	}
+	return p, dwOutShape(p), p.d.iC * p.d.oC, nil
+}
 
 // dwPlan checks depthwise_conv2d's arguments: the weights [kH,kW,iC,mC]
 // (format 0), [mC,iC,kH,kW] (1) or [mC,kH,kW,iC] (2) read as conv2d's
@@ -65,35 +72,7 @@ var depthwiseConv2DOp = Register(&Def{
 		return out, nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w := in[0], in[1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("depthwise_conv2d: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, err := dwPlan("depthwise_conv2d", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		if len(in) > 2 && in[2].Size() != p.d.iC*p.d.oC {
-			return nil, fmt.Errorf("depthwise_conv2d: bias of shape %v for %d output channels", in[2].Shape(), p.d.iC*p.d.oC)
-		}
-		out, err := c.TryAlloc(x.DType(), dwOutShape(p))
-		if err != nil {
-			return nil, fmt.Errorf("depthwise_conv2d: %w", err)
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = dwFwd[float32](c, p, in, out)
-		case ndarray.Float64:
-			err = dwFwd[float64](c, p, in, out)
-		default:
-			err = fmt.Errorf("depthwise_conv2d needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return []*ndarray.Array{out}, nil
+		return convRun(c, "depthwise_conv2d", in, a, dwPlanner, dwFwd[float32], dwFwd[float64])
 	},
 	Grad: bpOp("depthwise_conv2d_bp"),
 })
@@ -138,14 +117,14 @@ func dwTarget(c *Ctx, out *ndarray.Array, nhwc bool) *ndarray.Array {
 	return c.Alloc(out.DType(), []int{s[0], s[2], s[3], s[1]})
 }
 
-func dwFwd[T kernels.Float](c *Ctx, p conv2dPlan, in []*ndarray.Array, out *ndarray.Array) error {
+func dwFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, bias, out *ndarray.Array) error {
 	d, cfg := p.d, p.cfg
-	xv, xt, err := channelsLastScratch[T](c, in[0], cfg.nhwc)
+	xv, xt, err := channelsLastScratch[T](c, x, cfg.nhwc)
 	if err != nil {
 		return err
 	}
 	defer c.Release(xt)
-	wv, wt, err := convWeights[T](c, in[1], cfg.wFormat, true)
+	wv, wt, err := convWeights[T](c, w, cfg.wFormat, true)
 	if err != nil {
 		return err
 	}
@@ -156,8 +135,8 @@ func dwFwd[T kernels.Float](c *Ctx, p conv2dPlan, in []*ndarray.Array, out *ndar
 	}
 	ov := flat[T](tgt)
 	mC, oC := d.oC, d.iC*d.oC
-	if len(in) > 2 {
-		bv, bt, err := packed[T](c, in[2])
+	if bias != nil {
+		bv, bt, err := packed[T](c, bias)
 		if err != nil {
 			return err
 		}
@@ -210,38 +189,7 @@ var depthwiseConv2DBpOp = Register(&Def{
 		return sameInfos(in, len(in)-1), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		x, w, g := in[0], in[1], in[len(in)-1]
-		for _, v := range in[1:] {
-			if v.DType() != x.DType() {
-				return nil, fmt.Errorf("depthwise_conv2d_bp: inputs of dtypes %v and %v differ", x.DType(), v.DType())
-			}
-		}
-		p, err := dwPlan("depthwise_conv2d_bp", a, x.Shape(), w.Shape())
-		if err != nil {
-			return nil, err
-		}
-		if !ndarray.SameShape(g.Shape(), dwOutShape(p)) {
-			return nil, fmt.Errorf("depthwise_conv2d_bp: gradient of shape %v, the output has %v", g.Shape(), dwOutShape(p))
-		}
-		if len(in) == 4 && in[2].Size() != p.d.iC*p.d.oC {
-			return nil, fmt.Errorf("depthwise_conv2d_bp: bias of shape %v for %d output channels", in[2].Shape(), p.d.iC*p.d.oC)
-		}
-		outs := []*ndarray.Array{c.Alloc(x.DType(), x.Shape()), c.Alloc(w.DType(), w.Shape())}
-		if len(in) == 4 {
-			outs = append(outs, c.Alloc(in[2].DType(), in[2].Shape()))
-		}
-		switch x.DType() {
-		case ndarray.Float32:
-			err = dwBwd[float32](c, p, x, w, g, outs)
-		case ndarray.Float64:
-			err = dwBwd[float64](c, p, x, w, g, outs)
-		default:
-			err = fmt.Errorf("depthwise_conv2d_bp needs float32 or float64 inputs, not %v", x.DType())
-		}
-		if err != nil {
-			return nil, err
-		}
-		return outs, nil
+		return convBpRun(c, "depthwise_conv2d_bp", in, a, dwPlanner, dwBwd[float32], dwBwd[float64])
 	},
 })
 
