@@ -58,8 +58,11 @@ func solveInfer(name string) func(in []Info, _ *Args) ([]Info, error) {
 	}
 }
 
-func solveT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, adjoint bool) ([]*ndarray.Array, error) {
-	nb, n, _ := matsOf(am.Shape())
+// solveEach solves, for each matrix i of a[..., m, n] and b[..., m, k],
+// with each(i, a_i, b_i, x_i), which writes matrix i of the output (of
+// shape out: [..., n, k]) into x_i; an error from it ends the run.
+func solveEach[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, out []int, each func(i int, a, b, x []T) error) ([]*ndarray.Array, error) {
+	nb, m, n := matsOf(am.Shape())
 	k := bm.Shape()[bm.Rank()-1]
 	as, err := packedValues[T](am)
 	if err != nil {
@@ -69,21 +72,33 @@ func solveT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, adjoint bool) ([]*nd
 	if err != nil {
 		return nil, err
 	}
-	out, o := allocT[T](c, bm.Shape())
-	a, perm := make([]T, n*n), make([]int, n)
-	for b := 0; b < nb; b++ {
-		if adjoint {
-			transposeInto(a, as[b*n*n:(b+1)*n*n], n, n)
-		} else {
-			copy(a, as[b*n*n:])
+	res, o := allocT[T](c, out)
+	nx := n * k
+	for i := 0; i < nb; i++ {
+		if err := each(i, as[i*m*n:(i+1)*m*n], bs[i*m*k:(i+1)*m*k], o[i*nx:(i+1)*nx]); err != nil {
+			c.Release(res)
+			return nil, err
 		}
-		if _, ok := luFactor(a, n, perm); !ok {
-			c.Release(out)
-			return nil, fmt.Errorf("solve: matrix %d of the input of shape %v is singular", b, am.Shape())
-		}
-		luSolve(a, perm, n, bs[b*n*k:(b+1)*n*k], k, o[b*n*k:(b+1)*n*k])
 	}
-	return one(out, nil)
+	return one(res, nil)
+}
+
+func solveT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, adjoint bool) ([]*ndarray.Array, error) {
+	_, n, _ := matsOf(am.Shape())
+	k := bm.Shape()[bm.Rank()-1]
+	lu, perm := make([]T, n*n), make([]int, n)
+	return solveEach(c, am, bm, bm.Shape(), func(i int, a, b, x []T) error {
+		if adjoint {
+			transposeInto(lu, a, n, n)
+		} else {
+			copy(lu, a)
+		}
+		if _, ok := luFactor(lu, n, perm); !ok {
+			return fmt.Errorf("solve: matrix %d of the input of shape %v is singular", i, am.Shape())
+		}
+		luSolve(lu, perm, n, b, k, x)
+		return nil
+	})
 }
 
 // solveOp is libnd4j's solve (SameDiff's LinearSolve): X with A·X = B (or
@@ -120,24 +135,14 @@ var solveOp = Register(&Def{
 func triSolveArgs(a *Args) (lower, adj bool) { return a.Bool(0, true), a.Bool(1, false) }
 
 func triangularSolveT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, lower, adj bool) ([]*ndarray.Array, error) {
-	nb, n, _ := matsOf(am.Shape())
+	_, n, _ := matsOf(am.Shape())
 	k := bm.Shape()[bm.Rank()-1]
-	as, err := packedValues[T](am)
-	if err != nil {
-		return nil, err
-	}
-	bs, err := packedValues[T](bm)
-	if err != nil {
-		return nil, err
-	}
-	out, o := allocT[T](c, bm.Shape())
-	for b := 0; b < nb; b++ {
-		if z := triSolve(as[b*n*n:(b+1)*n*n], n, lower, adj, bs[b*n*k:(b+1)*n*k], k, o[b*n*k:(b+1)*n*k]); z >= 0 {
-			c.Release(out)
-			return nil, fmt.Errorf("triangular_solve: matrix %d of the input of shape %v is singular (zero at diagonal %d)", b, am.Shape(), z)
+	return solveEach(c, am, bm, bm.Shape(), func(i int, a, b, x []T) error {
+		if z := triSolve(a, n, lower, adj, b, k, x); z >= 0 {
+			return fmt.Errorf("triangular_solve: matrix %d of the input of shape %v is singular (zero at diagonal %d)", i, am.Shape(), z)
 		}
-	}
-	return one(out, nil)
+		return nil
+	})
 }
 
 // triangularSolveOp is libnd4j's triangular_solve: X with op(T)·X = B, T
@@ -179,6 +184,23 @@ var triangularSolveOp = Register(&Def{
 
 // ---------------------------------------------------------------- lstsq
 
+// mulAtB writes into dst (n×k) the product Aᵀ·B of the first m rows and
+// n columns of a (rows lda apart) and the first m rows and k columns of b
+// (rows ldb apart):
+//
+//	dst[i*k+j] = Σ_{r<m} a[r*lda+i] · b[r*ldb+j]
+func mulAtB[T ndarray.Float](dst, a []T, lda int, b []T, ldb, m, n, k int) {
+	for i := 0; i < n; i++ {
+		for j := 0; j < k; j++ {
+			var s T
+			for r := 0; r < m; r++ {
+				s += a[r*lda+i] * b[r*ldb+j]
+			}
+			dst[i*k+j] = s
+		}
+	}
+}
+
 // lstsqOne writes into x (n×k) the regularized least-squares solution
 // argmin ‖A·X - B‖² + l2‖X‖² of the m×n a and m×k b (the minimum-norm one
 // when m < n). fast: normal equations by Cholesky; else Householder QR of
@@ -188,22 +210,10 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 	if fast {
 		if m >= n { // (AᵀA + l2 I) X = AᵀB
 			g, rhs, l, y := make([]T, n*n), make([]T, n*k), make([]T, n*n), make([]T, n*k)
+			mulAtB(g, a, n, a, n, m, n, n)
+			mulAtB(rhs, a, n, b, k, m, n, k)
 			for i := 0; i < n; i++ {
-				for j := 0; j < n; j++ {
-					var s T
-					for r := 0; r < m; r++ {
-						s += a[r*n+i] * a[r*n+j]
-					}
-					g[i*n+j] = s
-				}
 				g[i*n+i] += l2
-				for j := 0; j < k; j++ {
-					var s T
-					for r := 0; r < m; r++ {
-						s += a[r*n+i] * b[r*k+j]
-					}
-					rhs[i*k+j] = s
-				}
 			}
 			if !cholFactor(g, n, l) || triSolve(l, n, true, false, rhs, k, y) >= 0 {
 				return false
@@ -225,15 +235,7 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 		if !cholFactor(g, m, l) || triSolve(l, m, true, false, b, k, y) >= 0 || triSolve(l, m, true, true, y, k, z) >= 0 {
 			return false
 		}
-		for i := 0; i < n; i++ {
-			for j := 0; j < k; j++ {
-				var s T
-				for r := 0; r < m; r++ {
-					s += a[r*n+i] * z[r*k+j]
-				}
-				x[i*k+j] = s
-			}
-		}
+		mulAtB(x, a, n, z, k, m, n, k)
 		return true
 	}
 	sq := linSqrt(l2)
@@ -246,15 +248,7 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 		}
 		q, r, y := make([]T, p*p), make([]T, p*n), make([]T, n*k)
 		qrFactor(c, p, n, q, r)
-		for i := 0; i < n; i++ {
-			for j := 0; j < k; j++ {
-				var s T
-				for t := 0; t < m; t++ {
-					s += q[t*p+i] * b[t*k+j]
-				}
-				y[i*k+j] = s
-			}
-		}
+		mulAtB(y, q, p, b, k, m, n, k)
 		return triSolve(r, n, false, false, y, k, x) < 0 // R's top n×n block: rows of stride n
 	}
 	// Minimum norm: C = [A, √l2 I] (m×p), Cᵀ = QR, Y = Q R⁻ᵀ B, X = Y[:n].
@@ -284,31 +278,18 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 }
 
 func lstsqT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, l2 float64, fast bool) ([]*ndarray.Array, error) {
-	nb, m, n := matsOf(am.Shape())
+	_, m, n := matsOf(am.Shape())
 	k := bm.Shape()[bm.Rank()-1]
-	as, err := packedValues[T](am)
-	if err != nil {
-		return nil, err
-	}
-	bs, err := packedValues[T](bm)
-	if err != nil {
-		return nil, err
-	}
-	out, o := allocT[T](c, withLast(bm.Shape(), n, k))
-	for b := 0; b < nb; b++ {
-		x := o[b*n*k : (b+1)*n*k]
+	return solveEach(c, am, bm, withLast(bm.Shape(), n, k), func(i int, a, b, x []T) error {
 		if m == 0 || n == 0 {
-			for i := range x {
-				x[i] = 0
-			}
-			continue
+			clear(x)
+			return nil
 		}
-		if !lstsqOne(as[b*m*n:(b+1)*m*n], m, n, bs[b*m*k:(b+1)*m*k], k, T(l2), fast, x) {
-			c.Release(out)
-			return nil, fmt.Errorf("lstsq: matrix %d of the input of shape %v is rank deficient (with l2 regularizer %v)", b, am.Shape(), l2)
+		if !lstsqOne(a, m, n, b, k, T(l2), fast, x) {
+			return fmt.Errorf("lstsq: matrix %d of the input of shape %v is rank deficient (with l2 regularizer %v)", i, am.Shape(), l2)
 		}
-	}
-	return one(out, nil)
+		return nil
+	})
 }
 
 // lstsqOp is libnd4j's lstsq (MatrixSolveLs): for a[..., m, n] and
