@@ -96,7 +96,7 @@ bench:
 # include whole graph files, whose minimisation takes minutes at Go's default
 # of 60 s per new input; -fuzzminimizetime keeps the fuzzers fuzzing.
 FUZZTIME ?= 30s
-FUZZ = ./ndarray:FuzzLayouts ./ops/createview:FuzzResolve ./ops/createview:FuzzParse ./serialize:FuzzDecode ./serialize:FuzzRead ./cmd/sdgo:FuzzReadNPY
+FUZZ = ./ndarray:FuzzLayouts ./ops/createview:FuzzResolve ./ops/createview:FuzzParse ./serialize:FuzzDecode ./serialize:FuzzRead ./ndarray/npy:FuzzReadNPY
 fuzz:
 	@for t in $(FUZZ); do \
 		echo "$${t%%:*} $${t##*:}"; \
