@@ -88,7 +88,8 @@ openblas:
 		echo "OpenBLAS not found: its benchmark peer is not tested (apt-get install libopenblas-dev)"; \
 	fi
 
-# make bench: sdgo against gorgonia on whole training steps (see bench/).
+# make bench: sdgo against gorgonia and PyTorch (when python3-torch is
+# installed) on whole training steps, one and two cores (see bench/).
 bench:
 	$(GO) run ./bench
 
