@@ -42,7 +42,7 @@ type result struct {
 	threads          int           // cores the engines were given; 0: the default
 	sdgo, peer       time.Duration // per step; peer 0 when there is none
 	peerName         string
-	torch            time.Duration // PyTorch's time per step; 0 when not run
+	torch, gomlx     time.Duration // PyTorch's and GoMLX's times per step; 0 when not run
 	allocs, bytes    float64       // sdgo, per step; allocs < 0 when not measured
 	peakHeap, budget int64         // sdgo: peak heap in a step, and the bytes it should stay within / 1.5
 	note             string
@@ -167,20 +167,22 @@ func main() {
 	if v := torchVersion(); v != "" {
 		torch = "PyTorch " + v + " (" + torchOnce.python + "; OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and torch.set_num_threads set to the cores)"
 	}
-	fmt.Printf("peers: gorgonia (one goroutine's BLAS); %s\n\n", torch)
+	gomlx := "GoMLX v0.26.0 (simplego backend, bench/gomlx; parallelism and GOMAXPROCS set to the cores)"
+	if _, err := gomlxPeerBinary(); err != nil {
+		gomlx = fmt.Sprintf("GoMLX not run: %v", err)
+	}
+	defer removeGomlxPeer()
+	fmt.Printf("peers: gorgonia (one goroutine's BLAS); %s; %s\n\n", torch, gomlx)
 	w := tabwriter.NewWriter(os.Stdout, 2, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "model\tbatch\tcores\tsdgo/step\tpeer/step\tpeer\tspeed-up\tPyTorch/step\tvs PyTorch\tsdgo allocs/step\tsdgo bytes/step\tpeak heap/step\tbudget (1.5x)\t")
+	fmt.Fprintln(w, "model\tbatch\tcores\tsdgo/step\tpeer/step\tpeer\tspeed-up\tPyTorch/step\tvs PyTorch\tGoMLX/step\tvs GoMLX\tsdgo allocs/step\tsdgo bytes/step\tpeak heap/step\tbudget (1.5x)\t")
 	for _, r := range rows {
 		peer, ratio := "-", "-"
 		if r.peer > 0 {
 			peer = r.peer.String()
 			ratio = fmt.Sprintf("%.2fx", float64(r.peer)/float64(r.sdgo))
 		}
-		torch, tratio := "-", "-"
-		if r.torch > 0 {
-			torch = r.torch.String()
-			tratio = fmt.Sprintf("%.2fx", float64(r.torch)/float64(r.sdgo))
-		}
+		torch, tratio := peerCells(r.torch, r.sdgo)
+		gomlx, gratio := peerCells(r.gomlx, r.sdgo)
 		cores := "-"
 		if r.threads > 0 {
 			cores = strconv.Itoa(r.threads)
@@ -194,8 +196,8 @@ func main() {
 		if r.allocs >= 0 {
 			allocs, bytes = fmt.Sprintf("%.0f", r.allocs), kib(r.bytes)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%v\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.model, r.batch, cores, r.sdgo, peer, r.peerName, ratio,
-			torch, tratio, allocs, bytes, peak, budget)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%v\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.model, r.batch, cores, r.sdgo, peer, r.peerName, ratio,
+			torch, tratio, gomlx, gratio, allocs, bytes, peak, budget)
 	}
 	w.Flush()
 	for _, r := range rows {
@@ -204,6 +206,15 @@ func main() {
 		}
 	}
 	fmt.Println()
+}
+
+// peerCells are a peer's time per step and its ratio to sdgo's, "-" when
+// the peer did not run.
+func peerCells(peer, sdgo time.Duration) (string, string) {
+	if peer <= 0 {
+		return "-", "-"
+	}
+	return peer.String(), fmt.Sprintf("%.2fx", float64(peer)/float64(sdgo))
 }
 
 func mib(b int64) string   { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }

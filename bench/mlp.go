@@ -240,7 +240,7 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	var tp *torchPeer
+	var tp *childPeer
 	if torchVersion() != "" {
 		arrays, err := mlpArrays(dt, tr.Session().Graph())
 		if err != nil {
@@ -250,6 +250,17 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 			return result{}, err
 		}
 		defer tp.close()
+	}
+	var xp *childPeer
+	if _, err := gomlxPeerBinary(); err == nil {
+		arrays, err := mlpArrays(dt, tr.Session().Graph())
+		if err != nil {
+			return result{}, err
+		}
+		if xp, err = startGomlx("mlp", dt, threads, arrays); err != nil {
+			return result{}, err
+		}
+		defer xp.close()
 	}
 	loss, err := tr.Step(b)
 	if err != nil {
@@ -261,9 +272,11 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 	if err := sameLoss(dt, loss, gm.lastLoss); err != nil {
 		return result{}, err
 	}
-	if tp != nil {
-		if err := closeLoss(dt, "PyTorch", loss, tp.firstLoss); err != nil {
-			return result{}, err
+	for _, p := range []*childPeer{tp, xp} {
+		if p != nil {
+			if err := closeLoss(dt, p.name, loss, p.firstLoss); err != nil {
+				return result{}, err
+			}
 		}
 	}
 	if err := warmUp(3, step); err != nil {
@@ -280,20 +293,31 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 		func() (time.Duration, error) { return median(1, o.steps, step) },
 		func() (time.Duration, error) { return median(1, max(o.steps/4, 2), gm.step) },
 	}
-	if tp != nil {
-		if _, err := tp.round(2); err != nil { // warm-up
+	var times []*time.Duration
+	r := result{model: "mlp-" + dt.String(), batch: fmt.Sprint(batch), threads: threads, peerName: "gorgonia", allocs: allocs, bytes: bytes}
+	// GoMLX's steps take seconds (see bench/gomlx), so it runs a tenth of
+	// the steps in a round.
+	for _, p := range []struct {
+		peer  *childPeer
+		t     *time.Duration
+		steps int
+	}{{tp, &r.torch, o.steps}, {xp, &r.gomlx, max(o.steps/10, 1)}} {
+		if p.peer == nil {
+			continue
+		}
+		if _, err := p.peer.round(1); err != nil { // warm-up
 			return result{}, err
 		}
-		runs = append(runs, func() (time.Duration, error) { return tp.round(o.steps) })
+		runs = append(runs, func() (time.Duration, error) { return p.peer.round(p.steps) })
+		times = append(times, p.t)
 	}
 	ts, err := interleavedN(o.rounds, runs...)
 	if err != nil {
 		return result{}, err
 	}
-	r := result{model: "mlp-" + dt.String(), batch: fmt.Sprint(batch), threads: threads, sdgo: ts[0], peer: ts[1], peerName: "gorgonia",
-		allocs: allocs, bytes: bytes}
-	if tp != nil {
-		r.torch = ts[2]
+	r.sdgo, r.peer = ts[0], ts[1]
+	for i, t := range times {
+		*t = ts[2+i]
 	}
 	return r, nil
 }
