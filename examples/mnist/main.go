@@ -1,6 +1,7 @@
 // Command mnist trains LeNet-5 on the MNIST digits and reports its test
 // accuracy: two convolutions with max pooling and three dense layers,
-// built in Go with sdgo's CNN builders, trained with Adam by train.Trainer.
+// built in Go with sdgo's CNN builders, trained with Adam by train.Trainer
+// (see examples/internal/lenet).
 //
 //	go run ./examples/mnist [-epochs 2] [-batch 64] [-train 60000] [-seed 1]
 package main
@@ -8,14 +9,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"time"
 
-	"github.com/sdgo/sdgo/datasets/mnist"
-	"github.com/sdgo/sdgo/graph"
-	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/examples/internal/lenet"
 	"github.com/sdgo/sdgo/train"
 )
 
@@ -41,81 +39,30 @@ type options struct {
 	log                  func(format string, args ...any)
 }
 
-// lenet5 builds LeNet-5 for 28x28 digits: conv 5x5 to 6 channels (padded
-// to keep 28x28), relu, 2x2 max pooling; conv 5x5 to 16 channels, relu,
-// 2x2 max pooling (16x5x5); dense 400-120-84-10 with relu; softmax
-// cross-entropy. Weights start He-normal, biases zero.
-func lenet5(rng *rand.Rand) (*graph.Graph, error) {
-	dt := ndarray.Float32
-	he := func(fanIn int, shape ...int) *ndarray.Array {
-		return ndarray.Must(ndarray.RandNormal(rng, dt, 0, math.Sqrt(2/float64(fanIn)), shape...))
-	}
-	zeros := func(n int) *ndarray.Array { return ndarray.Must(ndarray.Zeros(dt, n)) }
-	g := graph.New()
-	x := g.Placeholder("x", dt, -1, mnist.Size*mnist.Size)
-	y := g.Placeholder("y", dt, -1, mnist.Classes)
-	cnn := g.CNN()
-	pool := graph.Pooling2DConfig{Kernel: [2]int{2, 2}, Stride: [2]int{2, 2}}
-	h := x.Reshape(-1, 1, mnist.Size, mnist.Size)
-	h = cnn.Conv2D(h, g.Var("conv1_w", he(25, 5, 5, 1, 6)), g.Var("conv1_b", zeros(6)), graph.Conv2DConfig{Padding: graph.PaddingSame})
-	h = cnn.MaxPool2D(g.NN().Relu(h), pool)
-	h = cnn.Conv2D(h, g.Var("conv2_w", he(150, 5, 5, 6, 16)), g.Var("conv2_b", zeros(16)), graph.Conv2DConfig{})
-	h = cnn.MaxPool2D(g.NN().Relu(h), pool).Reshape(-1, 16*5*5)
-	for i, l := range [][2]int{{400, 120}, {120, 84}, {84, mnist.Classes}} {
-		h = h.MatMul(g.Var(fmt.Sprintf("fc%d_w", i+1), he(l[0], l[0], l[1]))).Add(g.Var(fmt.Sprintf("fc%d_b", i+1), zeros(l[1])))
-		if i < 2 {
-			h = g.NN().Relu(h)
-		}
-	}
-	h.Named("logits")
-	g.Loss().SoftmaxCrossEntropy(y, h).Named("loss")
-	return g, g.Err()
-}
-
 // run trains LeNet-5 and returns its accuracy on the 10,000 test images.
 func run(o options) (float64, error) {
-	trainSet, testSet, err := mnist.Load()
+	d, err := lenet.Load(o.train, o.batch, o.seed)
 	if err != nil {
 		return 0, err
 	}
-	if trainSet, err = trainSet.Head(o.train); err != nil {
-		return 0, err
-	}
-	rng := rand.New(rand.NewPCG(o.seed, 1))
-	g, err := lenet5(rng)
+	g, err := lenet.Build(rand.New(rand.NewPCG(o.seed, 1)))
 	if err != nil {
 		return 0, err
 	}
-	tr, err := train.New(g, &train.Config{Updater: train.NewAdam(1e-3), Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}})
-	if err != nil {
-		return 0, err
-	}
-	xs, err := trainSet.Normalize()
-	if err != nil {
-		return 0, err
-	}
-	data, err := train.NewArrayIterator([]*ndarray.Array{xs}, []*ndarray.Array{trainSet.OneHot}, o.batch, rand.New(rand.NewPCG(o.seed, 2)))
+	tr, err := train.New(g, lenet.Config())
 	if err != nil {
 		return 0, err
 	}
 	start := time.Now()
-	hist, err := tr.Fit(data, o.epochs)
+	hist, err := tr.Fit(d.Train, o.epochs)
 	if err != nil {
 		return 0, err
 	}
 	for i, l := range hist.EpochLoss {
 		o.log("epoch %d: mean loss %.4f\n", i+1, l)
 	}
-	o.log("trained on %d images, %d epochs, in %v\n", trainSet.Len(), o.epochs, time.Since(start).Round(time.Millisecond))
-	txs, err := testSet.Normalize()
-	if err != nil {
-		return 0, err
-	}
-	test, err := train.NewArrayIterator([]*ndarray.Array{txs}, []*ndarray.Array{testSet.OneHot}, 500, nil)
-	if err != nil {
-		return 0, err
-	}
-	ev, err := tr.Evaluate(test, "logits")
+	o.log("trained on %d images, %d epochs, in %v\n", d.TrainSet.Len(), o.epochs, time.Since(start).Round(time.Millisecond))
+	ev, err := tr.Evaluate(d.Test, "logits")
 	if err != nil {
 		return 0, err
 	}
