@@ -6,8 +6,8 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
-// SameDiff's SRU ops (SDRNN): sruCell, with the backprop op its gradient
-// rule calls.
+// SameDiff's SRU ops (SDRNN): sruCell and sru (sruCell's step over a
+// sequence), with the backprop ops their gradient rules call.
 
 // sruCellDims checks sruCell's inputs (xt, ct_1, w, b) and returns bS, K.
 func sruCellDims(name string, in []Info) (bS, k int, err error) {
