@@ -30,26 +30,23 @@ func seqShape(f, sL, bS, n int) []int {
 // timeMajor copies a sequence in RnnDataFormat f into a packed
 // [time, batch, size] array from c's pool.
 func timeMajor(c *Ctx, name string, a *ndarray.Array, f int) (*ndarray.Array, error) {
-	v, err := ndarray.Permute(a, seqToTime[f]...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	out := c.Alloc(a.DType(), v.Shape())
-	if err := ndarray.CopyInto(out, v); err != nil {
-		c.Release(out)
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return out, nil
+	return permuted(c, name, a, seqToTime[f])
 }
 
 // fromTimeMajor writes the time-major sequence tm [time, batch, size] into
 // a new array from c's pool in RnnDataFormat f.
 func fromTimeMajor(c *Ctx, name string, tm *ndarray.Array, f int) (*ndarray.Array, error) {
-	v, err := ndarray.Permute(tm, seqFromTime[f]...)
+	return permuted(c, name, tm, seqFromTime[f])
+}
+
+// permuted returns a packed copy of a with its axes permuted, from c's
+// pool.
+func permuted(c *Ctx, name string, a *ndarray.Array, perm []int) (*ndarray.Array, error) {
+	v, err := ndarray.Permute(a, perm...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	out := c.Alloc(tm.DType(), v.Shape())
+	out := c.Alloc(a.DType(), v.Shape())
 	if err := ndarray.CopyInto(out, v); err != nil {
 		c.Release(out)
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -246,14 +243,7 @@ var lstmBlockOp = Register(&Def{
 		return out, nil
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append([]Value(nil), n.In...)
-		for i := range 7 {
-			g := d[i]
-			if g == nil {
-				g = op1(b, "zeros_as", Args{}, n.Out[i])
-			}
-			in = append(in, g)
-		}
+		in := append(append([]Value(nil), n.In...), outGrads(b, n, d, 7)...)
 		return append([]Value{nil}, b.Op("lstmBlock_bp", n.Args.Clone(), in...)...)
 	},
 })

@@ -131,14 +131,7 @@ var sruCellOp = Register(&Def{
 		return sruCellRun[float64](c, in, bS, k)
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append([]Value(nil), n.In...)
-		for i := range 2 {
-			g := d[i]
-			if g == nil {
-				g = op1(b, "zeros_as", Args{}, n.Out[i])
-			}
-			in = append(in, g)
-		}
+		in := append(append([]Value(nil), n.In...), outGrads(b, n, d, 2)...)
 		return b.Op("sruCell_bp", Args{}, in...)
 	},
 })
@@ -328,16 +321,9 @@ func sruPrep[T float32 | float64](c *Ctx, name string, x, w, mask *ndarray.Array
 			v[i] *= m[i%len(m)]
 		}
 	}
-	wv, err := ndarray.Permute(w, 1, 0)
-	if err == nil {
-		wT = c.Alloc(w.DType(), wv.Shape())
-		if err = ndarray.CopyInto(wT, wv); err != nil {
-			c.Release(wT)
-		}
-	}
-	if err != nil {
+	if wT, err = permuted(c, name, w, []int{1, 0}); err != nil {
 		c.Release(xs)
-		return nil, nil, fmt.Errorf("%s: %w", name, err)
+		return nil, nil, err
 	}
 	return xs, wT, nil
 }
@@ -431,12 +417,7 @@ var sruOp = Register(&Def{
 		return sruForwardRun[float64](c, in, bS, k, sL)
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		g := make([]Value, 2)
-		for i := range g {
-			if g[i] = d[i]; g[i] == nil {
-				g[i] = op1(b, "zeros_as", Args{}, n.Out[i])
-			}
-		}
+		g := outGrads(b, n, d, 2)
 		in := append(append([]Value(nil), n.In[:4]...), n.Out[1], g[1], g[0])
 		return b.Op("sru_bp", Args{}, append(in, n.In[4:]...)...)
 	},
