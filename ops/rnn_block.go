@@ -82,6 +82,9 @@ func lstmBlockDims(name string, in []Info, a *Args) (sL, bS, nIn, nOut int, err 
 	}
 	bS, nIn, nOut, err = lstmCellDims(name, step)
 	if err != nil {
+		if !in[1].UnknownRank {
+			err = fmt.Errorf("%w (xt is a step of x %v)", err, in[1].Shape)
+		}
 		return 0, 0, 0, 0, err
 	}
 	if v, ok := constInts(in[0]); ok && len(v) == 1 && sL >= 0 {
