@@ -707,14 +707,28 @@ func lstmLayerForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpt
 	return out, nil
 }
 
-// lstmLayerArrays parses the arguments and checks the arrays of an
-// lstmLayer or lstmLayer_bp run.
-func lstmLayerArrays(name string, in []*ndarray.Array, a *Args) (lstmLayerOpts, lstmDims, []int, error) {
+// lstmLayerInfo parses the arguments of lstmLayer (bp false) or
+// lstmLayer_bp (bp true, the output gradients following the inputs) and
+// checks the inputs as far as they are known.
+func lstmLayerInfo(name string, in []Info, a *Args, bp bool) (lstmLayerOpts, lstmDims, error) {
 	o, err := lstmLayerParse(name, a)
 	if err != nil {
-		return o, lstmDims{}, nil, err
+		return o, lstmDims{}, err
 	}
-	d, err := lstmLayerDims(name, o, infosOf(in))
+	switch {
+	case !bp && len(in) != o.nIn:
+		return o, lstmDims{}, fmt.Errorf("%s: the bool args announce %d inputs (x, Wx, Wr and the optional ones), got %d", name, o.nIn, len(in))
+	case bp && len(in) != o.nIn+o.nOuts:
+		return o, lstmDims{}, fmt.Errorf("%s: the bool args announce %d inputs and %d output gradients, got %d in all", name, o.nIn, o.nOuts, len(in))
+	}
+	d, err := lstmLayerDims(name, o, in)
+	return o, d, err
+}
+
+// lstmLayerArrays is lstmLayerInfo for a run, with the rows' sequence
+// lengths.
+func lstmLayerArrays(name string, in []*ndarray.Array, a *Args, bp bool) (lstmLayerOpts, lstmDims, []int, error) {
+	o, d, err := lstmLayerInfo(name, infosOf(in), a, bp)
 	if err != nil {
 		return o, d, nil, err
 	}
@@ -745,26 +759,16 @@ var lstmLayerOp = Register(&Def{
 	Name: "lstmLayer", Type: Custom, MinIn: 3, MaxIn: 8,
 	Doc: "an LSTM over a whole sequence in libnd4j's layout: x, Wx, Wr and optional b, seqLen, hI, cI, Wp; outputs h, hL, cL as requested",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
-		o, err := lstmLayerParse("lstmLayer", a)
-		if err != nil {
-			return nil, err
-		}
-		if len(in) != o.nIn {
-			return nil, fmt.Errorf("lstmLayer: the bool args announce %d inputs (x, Wx, Wr and the optional ones), got %d", o.nIn, len(in))
-		}
-		d, err := lstmLayerDims("lstmLayer", o, in)
+		o, d, err := lstmLayerInfo("lstmLayer", in, a, false)
 		if err != nil {
 			return nil, err
 		}
 		return o.outInfos(in[0].DType, d), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		o, d, lim, err := lstmLayerArrays("lstmLayer", in, a)
+		o, d, lim, err := lstmLayerArrays("lstmLayer", in, a, false)
 		if err != nil {
 			return nil, err
-		}
-		if len(in) != o.nIn {
-			return nil, fmt.Errorf("lstmLayer: the bool args announce %d inputs, got %d", o.nIn, len(in))
 		}
 		if in[0].DType() == ndarray.Float32 {
 			return lstmLayerForward[float32](c, "lstmLayer", o, in, d, lim)
@@ -1040,14 +1044,7 @@ var lstmLayerBpOp = Register(&Def{
 	Name: "lstmLayer_bp", Type: Custom, MinIn: 4, MaxIn: 11,
 	Doc: "gradient of lstmLayer for its inputs and the gradients of its requested outputs",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
-		o, err := lstmLayerParse("lstmLayer_bp", a)
-		if err != nil {
-			return nil, err
-		}
-		if len(in) != o.nIn+o.nOuts {
-			return nil, fmt.Errorf("lstmLayer_bp: the bool args announce %d inputs and %d output gradients, got %d in all", o.nIn, o.nOuts, len(in))
-		}
-		d, err := lstmLayerDims("lstmLayer_bp", o, in)
+		o, d, err := lstmLayerInfo("lstmLayer_bp", in, a, true)
 		if err != nil {
 			return nil, err
 		}
@@ -1063,12 +1060,9 @@ var lstmLayerBpOp = Register(&Def{
 		return sameInfos(in, o.nIn), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		o, d, lim, err := lstmLayerArrays("lstmLayer_bp", in, a)
+		o, d, lim, err := lstmLayerArrays("lstmLayer_bp", in, a, true)
 		if err != nil {
 			return nil, err
-		}
-		if len(in) != o.nIn+o.nOuts {
-			return nil, fmt.Errorf("lstmLayer_bp: the bool args announce %d inputs and %d output gradients, got %d in all", o.nIn, o.nOuts, len(in))
 		}
 		if in[0].DType() == ndarray.Float32 {
 			return lstmLayerBackward[float32](c, "lstmLayer_bp", o, in, d, lim)

@@ -274,3 +274,45 @@ func TestLSTMLayerClipGradient(t *testing.T) {
 		}
 	}
 }
+
+// Empty sequences and batches run (no panic) and give empty or zero
+// outputs; lstmLayer_bp takes a rank-0 gradient for every element.
+func TestLSTMLayerEdges(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	fw, _ := ops.Lookup("lstmLayer")
+	bp, _ := ops.Lookup("lstmLayer_bp")
+	bools := [8]bool{false, false, true, false, false, true, true, true}
+	for _, s := range [][2]int{{0, 2}, {3, 0}} {
+		sL, bS := s[0], s[1]
+		in := []*ndarray.Array{lstmRand(r, sL, bS, 2), lstmRand(r, 2, 4), lstmRand(r, 1, 4), lstmRand(r, bS, 1)}
+		out, err := fw.Run(nil, in, lstmTestArgs(0, 0, bools, 0))
+		if err != nil {
+			t.Fatalf("time %d batch %d: %v", sL, bS, err)
+		}
+		if !ndarray.SameShape(out[0].Shape(), []int{sL, bS, 1}) || !ndarray.SameShape(out[2].Shape(), []int{bS, 1}) {
+			t.Errorf("time %d batch %d: shapes %v %v", sL, bS, out[0].Shape(), out[2].Shape())
+		}
+		for _, v := range out[2].Float64s() {
+			if v != 0 {
+				t.Errorf("time %d: last cell state %v, want 0 (no step ran from a zero state)", sL, v)
+			}
+		}
+		if _, err := bp.Run(nil, append(in, lstmRand(r, sL, bS, 1), lstmRand(r, bS, 1), lstmRand(r, bS, 1)), lstmTestArgs(0, 0, bools, 0)); err != nil {
+			t.Fatalf("lstmLayer_bp, time %d batch %d: %v", sL, bS, err)
+		}
+	}
+	in := []*ndarray.Array{lstmRand(r, 3, 2, 2), lstmRand(r, 2, 8), lstmRand(r, 2, 8), lstmRand(r, 2, 2)}
+	full := ndarray.Must(ndarray.Full(ndarray.Float64, 0.7, 3, 2, 2))
+	one := [8]bool{false, false, true, false, false, true, false, false}
+	a, err := bp.Run(nil, append(append([]*ndarray.Array(nil), in...), ndarray.Scalar(0.7)), lstmTestArgs(0, 0, one, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bp.Run(nil, append(append([]*ndarray.Array(nil), in...), full), lstmTestArgs(0, 0, one, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		lstmClose(t, "a rank-0 gradient", a[i], b[i], 0)
+	}
+}
