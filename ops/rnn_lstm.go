@@ -803,7 +803,8 @@ var lstmLayerOp = Register(&Def{
 // [step][batch][nOut] are the gradients of its outputs in step order, dhL
 // and dcL (nil when absent) those of its last output and cell state. It
 // adds dLdx into dx (x's layout) and writes the parameter gradients into
-// the direction's parts of dwx, dwr, db, dwp, dhI, dcI (nil when absent).
+// the direction's parts of dwx, dwr, db, dwp, dhI, dcI (nil when absent
+// or not needed: their GEMMs are skipped).
 func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d lstmDims, p *lstmDir[T], tr *lstmTrace[T], lim []int,
 	dh, dhL, dcL, dx, dwx, dwr, db, dwp, dhI, dcI []T) error {
 	dt := ndarray.DTypeOf[T]()
@@ -817,6 +818,9 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 	dhps := ndarray.Raw[T](dhp)[:n]
 	scratch := make([]T, 5*n) // the derivatives of the step's gates and of outAct
 	dhNext, dcNext := make([]T, n), make([]T, n)
+	if dwp == nil && p.wp != nil {
+		dwp = make([]T, 3*nOut) // the loop accumulates it; nobody reads it
+	}
 	if dwp != nil {
 		clear(dwp)
 	}
@@ -905,6 +909,9 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 		a   *ndarray.Array
 		r   int
 	}{{dwr, hPrev, nOut}, {dwx, tr.xs, nIn}} {
+		if m.dst == nil {
+			continue
+		}
 		dst, err := ndarray.Wrap(m.dst, m.r, g4)
 		if err == nil {
 			err = ndarray.MatMulInto(dst, m.a, dza, true, false)
@@ -920,6 +927,9 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 				db[j] += v
 			}
 		}
+	}
+	if dx == nil {
+		return nil
 	}
 	// dLdx: dz·Wxᵀ for all steps, added at the inputs the steps read.
 	dxs := ctx.Alloc(dt, []int{sL * bS, nIn})
@@ -973,9 +983,13 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 			return nil, fmt.Errorf("%s: the gradient of %s has shape %v; want %v", name, [...]string{"h", "hL", "cL"}[i], g.Shape(), shapes[i])
 		}
 	}
+	// Gradients nobody reads are not computed (nil in their place).
 	out := make([]*ndarray.Array, o.nIn)
 	raw := make([][]T, o.nIn)
 	for i := range out {
+		if !ctx.Needed(i) {
+			continue
+		}
 		if i == o.seq {
 			z, err := ndarray.Zeros(in[i].DType(), in[i].Shape()...)
 			if err != nil {
@@ -987,9 +1001,11 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 		out[i] = ctx.Alloc(dt, in[i].Shape())
 		raw[i] = ndarray.Raw[T](out[i])[:out[i].Size()]
 	}
-	clear(raw[0])
+	if raw[0] != nil {
+		clear(raw[0])
+	}
 	part := func(i, size, dir int) []T {
-		if i < 0 {
+		if i < 0 || raw[i] == nil {
 			return nil
 		}
 		return raw[i][dir*size : (dir+1)*size]
