@@ -253,9 +253,19 @@ func lstmLayerDims(name string, o lstmLayerOpts, in []Info) (lstmDims, error) {
 			return d, err
 		}
 	}
-	// Sizes the weights and states know when x's rank is not.
+	// Sizes the weights, states and lengths know when x does not.
 	if d.nIn < 0 && !wx.UnknownRank && len(wx.Shape) >= 2 {
 		d.nIn = wx.Shape[len(wx.Shape)-2]
+	}
+	for _, i := range []int{o.hI, o.cI, o.seq} {
+		if d.bS < 0 && i >= 0 && !in[i].UnknownRank {
+			s := in[i].Shape
+			if i == o.seq {
+				d.bS = s[0]
+			} else {
+				d.bS = s[len(s)-2]
+			}
+		}
 	}
 	return d, nil
 }

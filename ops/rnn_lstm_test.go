@@ -316,3 +316,26 @@ func TestLSTMLayerEdges(t *testing.T) {
 		lstmClose(t, "a rank-0 gradient", a[i], b[i], 0)
 	}
 }
+
+// Shape inference with sizes known only at run time: the batch comes from
+// the initial state when x does not know it.
+func TestLSTMLayerInferUnknown(t *testing.T) {
+	d, _ := ops.Lookup("lstmLayer")
+	f := func(s ...int) ops.Info { return ops.Info{DType: ndarray.Float32, Shape: s} }
+	bools := [8]bool{false, false, true, false, false, true, true, false}
+	out, err := d.Infer([]ops.Info{f(-1, -1, 3), f(3, 8), f(2, 8), f(5, 2)}, lstmTestArgs(1, 3, bools, 0))
+	if err == nil {
+		t.Fatalf("concat mode with unidirectional weights inferred %v", out)
+	}
+	out, err = d.Infer([]ops.Info{f(-1, -1, 3), f(3, 8), f(2, 8), f(5, 2)}, lstmTestArgs(1, 0, bools, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ndarray.SameShape(out[0].Shape, []int{5, -1, 2}) || !ndarray.SameShape(out[1].Shape, []int{5, 2}) {
+		t.Errorf("inferred %v, want h [5 -1 2] and hL [5 2]", out)
+	}
+	out, err = d.Infer([]ops.Info{{DType: ndarray.Float32, UnknownRank: true}, f(3, 8), f(2, 8), f(5, 2)}, lstmTestArgs(2, 0, bools, 0))
+	if err != nil || !ndarray.SameShape(out[0].Shape, []int{5, 2, -1}) {
+		t.Errorf("x of unknown rank: %v, %v; want h [5 2 -1]", out, err)
+	}
+}
