@@ -1,6 +1,9 @@
 package graph
 
-import "github.com/sdgo/sdgo/ops"
+import (
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
 
 // Builder methods of SameDiff's pooling ops (ops/cnn_pool.go).
 
@@ -139,4 +142,35 @@ func (n CNN) Upsampling2D(x *Variable, factor [2]int, format DataFormat) *Variab
 // (op upsampling3d).
 func (n CNN) Upsampling3D(x *Variable, factor [3]int, format DataFormat) *Variable {
 	return n.g.Apply("upsampling3d", ops.Args{I: []int64{int64(factor[0]), int64(factor[1]), int64(factor[2]), format.isNCHW()}}, x)
+}
+
+// SpaceToBatchConfig holds the options of SpaceToBatch and BatchToSpace.
+type SpaceToBatchConfig struct {
+	// BlockSize is the side of the square blocks moved between the image
+	// and the batch; required (at least 1; SameDiff's files hold 2 or more).
+	BlockSize int
+	// Edges are the zeros added before and after the height and the width
+	// ({{top, bottom}, {left, right}}) by SpaceToBatch, or the cells cut
+	// off by BatchToSpace. Default none.
+	Edges [2][2]int
+}
+
+// edges is the [2, 2] int64 constant the ops take as input 1.
+func (c SpaceToBatchConfig) edges(g *Graph) *Variable {
+	e := []int64{int64(c.Edges[0][0]), int64(c.Edges[0][1]), int64(c.Edges[1][0]), int64(c.Edges[1][1])}
+	return g.Const("", ndarray.Must(ndarray.FromSlice(e, 2, 2)))
+}
+
+// SpaceToBatch pads a 4-D NHWC image batch by cfg.Edges and moves each
+// cell of its BlockSize x BlockSize blocks into its own batch: the output
+// has BlockSize² times the batch, the block's row and column before the
+// sample (op space_to_batch).
+func (n CNN) SpaceToBatch(x *Variable, cfg SpaceToBatchConfig) *Variable {
+	return n.g.Apply("space_to_batch", ops.Args{I: []int64{int64(cfg.BlockSize)}}, x, cfg.edges(n.g))
+}
+
+// BatchToSpace is SpaceToBatch's inverse: BlockSize² batches interleaved
+// into blocks of the image, cropped by cfg.Edges (op batch_to_space).
+func (n CNN) BatchToSpace(x *Variable, cfg SpaceToBatchConfig) *Variable {
+	return n.g.Apply("batch_to_space", ops.Args{I: []int64{int64(cfg.BlockSize)}}, x, cfg.edges(n.g))
 }

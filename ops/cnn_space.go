@@ -331,3 +331,224 @@ var upsampling3DOp = Register(upDef("upsampling3d", 3, "nearest-neighbour 3-D up
 
 // upsampling3DBpOp is upsampling3d's gradient; int arg 0 isNCDHW.
 var upsampling3DBpOp = Register(upBpDef("upsampling3d_bp", 3, "gradient of upsampling3d for inputs x, gradO; int arg isNCDHW"))
+
+// ------------------------------------------------- space_to_batch, batch_to_space
+
+// s2bArgs reads space_to_batch's and batch_to_space's arguments: int arg 0
+// the block size, input 1 the [2, 2] paddings or crops ((top, bottom),
+// (left, right)). libnd4j asks for a block size of at least 2; sdgo also
+// takes 1 (the identity with the padding or crop).
+func s2bArgs(op, what string, a *Args, x, p Info) (bs int, err error) {
+	if a == nil || len(a.I) < 1 {
+		return 0, fmt.Errorf("%s needs int arg 0, the block size", op)
+	}
+	if v := a.I[0]; v < 1 || v > 1<<20 {
+		return 0, fmt.Errorf("%s: block size %d is not in 1..2^20", op, v)
+	}
+	if !x.UnknownRank && len(x.Shape) != 4 {
+		return 0, fmt.Errorf("%s: the input must have rank 4 (NHWC), not shape %v", op, x.Shape)
+	}
+	if !p.DType.IsInt() {
+		return 0, fmt.Errorf("%s: the %s must be an integer array, not %v", op, what, p.DType)
+	}
+	if !p.UnknownRank && (len(p.Shape) != 2 || (p.Shape[0] >= 0 && p.Shape[0] != 2) || (p.Shape[1] >= 0 && p.Shape[1] != 2)) {
+		return 0, fmt.Errorf("%s: the %s have shape %v, want [2 2]", op, what, p.Shape)
+	}
+	return int(a.I[0]), nil
+}
+
+// s2bEdges checks the four paddings or crops (top, bottom, left, right):
+// none negative, none beyond any array's size.
+func s2bEdges(op, what string, v []int) error {
+	if len(v) != 4 {
+		return fmt.Errorf("%s: %d %s, want 4 ([2 2])", op, len(v), what)
+	}
+	for _, e := range v {
+		if e < 0 || e > ndarray.MaxBytes {
+			return fmt.Errorf("%s: %s %v must be in 0..%d", op, what, v, ndarray.MaxBytes)
+		}
+	}
+	return nil
+}
+
+// s2bShape is space_to_batch's output shape (toBatch) or batch_to_space's
+// from input x, edges e (paddings or crops) and block size bs; -1 where
+// unknown, an error naming the shapes where the sizes do not fit.
+func s2bShape(op string, x, e []int, bs int, toBatch bool) ([]int, error) {
+	out := append([]int(nil), x...)
+	if toBatch {
+		if out[0] >= 0 {
+			out[0] *= bs * bs
+		}
+	} else if out[0] >= 0 {
+		if out[0]%(bs*bs) != 0 {
+			return nil, fmt.Errorf("%s: the batch of input %v is not a multiple of the block size %d squared", op, x, bs)
+		}
+		out[0] /= bs * bs
+	}
+	for j := 1; j <= 2; j++ {
+		if out[j] < 0 || e == nil {
+			out[j] = -1
+			continue
+		}
+		lo, hi := e[2*(j-1)], e[2*(j-1)+1]
+		if toBatch {
+			padded := out[j] + lo + hi
+			if padded%bs != 0 {
+				return nil, fmt.Errorf("%s: input %v padded by %v: size %d of axis %d is not a multiple of the block size %d", op, x, e, padded, j, bs)
+			}
+			out[j] = padded / bs
+		} else {
+			full := out[j] * bs
+			if lo+hi > full {
+				return nil, fmt.Errorf("%s: crops %v are larger than input %v's axis %d times the block size %d (%d)", op, e, x, j, bs, full)
+			}
+			out[j] = full - lo - hi
+		}
+	}
+	return out, nil
+}
+
+func s2bInfer(op, what string, toBatch bool) func(in []Info, a *Args) ([]Info, error) {
+	return func(in []Info, a *Args) ([]Info, error) {
+		bs, err := s2bArgs(op, what, a, in[0], in[1])
+		if err != nil {
+			return nil, err
+		}
+		if in[0].UnknownRank {
+			return infos(Info{DType: in[0].DType, Shape: unknownShape(4)}), nil
+		}
+		e, ok := constInts(in[1])
+		if ok {
+			if err := s2bEdges(op, what, e); err != nil {
+				return nil, err
+			}
+		} else {
+			e = nil
+		}
+		s, err := s2bShape(op, in[0].Shape, e, bs, toBatch)
+		if err != nil {
+			return nil, err
+		}
+		return infos(Info{DType: in[0].DType, Shape: s}), nil
+	}
+}
+
+// subView is the view of a at begin with the given sizes (no copy).
+func subView(a *ndarray.Array, begin, size []int) (*ndarray.Array, error) {
+	l := a.Layout()
+	off := l.Offset
+	for i, b := range begin {
+		off += b * l.Strides[i]
+	}
+	return a.WithLayout(ndarray.Layout{Shape: size, Strides: l.Strides, Offset: off})
+}
+
+// s2bRun moves the blocks. The space side, padded (space_to_batch) or
+// uncropped (batch_to_space), is [B, h, bs, w, bs, C] in 6-D; the batch
+// side [bs, bs, B, h, w, C]: batch index (row offset·bs + column
+// offset)·B + b, TensorFlow's order.
+func s2bRun(c *Ctx, op, what string, in []*ndarray.Array, a *Args, toBatch bool) ([]*ndarray.Array, error) {
+	x := in[0]
+	bs, err := s2bArgs(op, what, a, Info{DType: x.DType(), Shape: x.Shape()}, Info{DType: in[1].DType(), Shape: in[1].Shape()})
+	if err != nil {
+		return nil, err
+	}
+	e, err := arrayInts(op+": the "+what, in[1])
+	if err != nil {
+		return nil, err
+	}
+	if err := s2bEdges(op, what, e); err != nil {
+		return nil, err
+	}
+	shape, err := s2bShape(op, x.Shape(), e, bs, toBatch)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.TryAlloc(x.DType(), shape)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	space, batch := x, out
+	if !toBatch {
+		space, batch = out, x
+	}
+	sp := space.Shape()
+	edges := e[0]+e[1]+e[2]+e[3] != 0
+	full := []int{sp[0], sp[1] + e[0] + e[1], sp[2] + e[2] + e[3], sp[3]}
+	// full is the padded or uncropped image.
+	var fullArr *ndarray.Array
+	switch {
+	case !edges:
+		fullArr = space
+	case toBatch:
+		fullArr, err = ndarray.Pad(x, []int{0, e[0], e[2], 0}, []int{0, e[1], e[3], 0}, 0)
+	default:
+		fullArr, err = c.TryAlloc(x.DType(), full)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	h, w := full[1]/bs, full[2]/bs
+	fv, err := ndarray.Reshape(fullArr, full[0], h, bs, w, bs, full[3])
+	var bv *ndarray.Array
+	if err == nil {
+		bv, err = ndarray.Reshape(batch, bs, bs, full[0], h, w, full[3])
+	}
+	if err == nil {
+		if toBatch {
+			// batch[i, j, b, y, x, c] = full[b, y, i, x, j, c]
+			var pv *ndarray.Array
+			if pv, err = ndarray.Permute(fv, 2, 4, 0, 1, 3, 5); err == nil {
+				err = ndarray.CopyInto(bv, pv)
+			}
+		} else {
+			var pv *ndarray.Array
+			if pv, err = ndarray.Permute(bv, 2, 3, 0, 4, 1, 5); err == nil {
+				err = ndarray.CopyInto(fv, pv)
+			}
+			if err == nil && edges {
+				var crop *ndarray.Array
+				if crop, err = subView(fullArr, []int{0, e[0], e[2], 0}, shape); err == nil {
+					err = ndarray.CopyInto(out, crop)
+				}
+				c.Release(fullArr)
+			}
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return []*ndarray.Array{out}, nil
+}
+
+// spaceToBatchOp is libnd4j's space_to_batch: the NHWC image, padded with
+// zeros by input 1 ([[top, bottom], [left, right]], integers), cut into
+// blockSize x blockSize blocks whose cells go to blockSize² batches (block
+// row and column before the sample). Int arg 0 blockSize.
+var spaceToBatchOp = Register(&Def{
+	Name: "space_to_batch", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
+	Doc:   "pads an NHWC image by input 1 ([2,2]) and moves blockSize x blockSize blocks into the batch; int arg blockSize",
+	Infer: s2bInfer("space_to_batch", "paddings", true),
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		return s2bRun(c, "space_to_batch", "paddings", in, a, true)
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		return []Value{op1(b, "batch_to_space", n.Args.Clone(), d[0], n.In[1]), nil}
+	},
+})
+
+// batchToSpaceOp is libnd4j's batch_to_space, space_to_batch's inverse:
+// blockSize² batches interleaved into blocks of the image, then cropped by
+// input 1 ([[top, bottom], [left, right]], integers). Int arg 0 blockSize.
+var batchToSpaceOp = Register(&Def{
+	Name: "batch_to_space", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
+	Doc:   "moves blockSize² batches into blockSize x blockSize blocks of an NHWC image, cropped by input 1 ([2,2]); int arg blockSize",
+	Infer: s2bInfer("batch_to_space", "crops", false),
+	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		return s2bRun(c, "batch_to_space", "crops", in, a, false)
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		return []Value{op1(b, "space_to_batch", n.Args.Clone(), d[0], n.In[1]), nil}
+	},
+})

@@ -3,11 +3,12 @@ package opcases_test
 import (
 	"math/rand/v2"
 
+	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
 
-// Random differential cases of space_to_depth, depth_to_space and
-// upsampling (ops/cnn_space.go).
+// Random differential cases of space_to_depth, depth_to_space,
+// space_to_batch, batch_to_space and upsampling (ops/cnn_space.go).
 
 func init() {
 	for name, g := range map[string]dgen{
@@ -31,6 +32,22 @@ func init() {
 		"upsampling3d": func(r *rand.Rand) dcase {
 			return dcase{args: ops.Args{I: []int64{int64(1 + r.IntN(2)), int64(1 + r.IntN(2)), int64(1 + r.IntN(2)), int64(r.IntN(2))}},
 				in: []dinput{dvar(rnd(r, 1, 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2)))}}
+		},
+		"space_to_batch": func(r *rand.Rand) dcase {
+			bs := 1 + r.IntN(3)
+			e := []int64{int64(r.IntN(3)), int64(r.IntN(3)), int64(r.IntN(3)), int64(r.IntN(3))}
+			h := bs*(1+r.IntN(2)) - int(e[0]+e[1])%bs
+			w := bs*(1+r.IntN(2)) - int(e[2]+e[3])%bs
+			return dcase{args: ops.Args{I: []int64{int64(bs)}},
+				in: []dinput{dvar(rnd(r, 1+r.IntN(2), h, w, 1+r.IntN(2))), dfix(ndarray.Must(ndarray.FromSlice(e, 2, 2)))}}
+		},
+		"batch_to_space": func(r *rand.Rand) dcase {
+			bs := 1 + r.IntN(3)
+			h, w := 1+r.IntN(3), 1+r.IntN(3)
+			e := []int64{int64(r.IntN(h*bs + 1)), 0, int64(r.IntN(w*bs + 1)), 0}
+			e[1], e[3] = int64(r.IntN(h*bs-int(e[0])+1)), int64(r.IntN(w*bs-int(e[2])+1))
+			return dcase{args: ops.Args{I: []int64{int64(bs)}},
+				in: []dinput{dvar(rnd(r, bs*bs*(1+r.IntN(2)), h, w, 1+r.IntN(2))), dfix(ndarray.Must(ndarray.FromSlice(e, 2, 2)))}}
 		},
 	} {
 		familyDgens[name] = g
