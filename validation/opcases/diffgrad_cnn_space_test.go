@@ -8,7 +8,8 @@ import (
 )
 
 // Random differential cases of space_to_depth, depth_to_space,
-// space_to_batch, batch_to_space and upsampling (ops/cnn_space.go).
+// space_to_batch, batch_to_space and upsampling (ops/cnn_space.go), and of
+// extract_image_patches (ops/cnn_patches.go).
 
 func init() {
 	for name, g := range map[string]dgen{
@@ -48,6 +49,13 @@ func init() {
 			e[1], e[3] = int64(r.IntN(h*bs-int(e[0])+1)), int64(r.IntN(w*bs-int(e[2])+1))
 			return dcase{args: ops.Args{I: []int64{int64(bs)}},
 				in: []dinput{dvar(rnd(r, bs*bs*(1+r.IntN(2)), h, w, 1+r.IntN(2))), dfix(ndarray.Must(ndarray.FromSlice(e, 2, 2)))}}
+		},
+		"extract_image_patches": func(r *rand.Rand) dcase {
+			k, st, rt := []int64{int64(1 + r.IntN(3)), int64(1 + r.IntN(3))}, []int64{int64(1 + r.IntN(2)), int64(1 + r.IntN(2))}, []int64{int64(1 + r.IntN(2)), int64(1 + r.IntN(2))}
+			same := int64(r.IntN(2))
+			h, w := int((k[0]-1)*rt[0]+1)+r.IntN(3), int((k[1]-1)*rt[1]+1)+r.IntN(3)
+			return dcase{args: ops.Args{I: []int64{k[0], k[1], st[0], st[1], rt[0], rt[1], same}},
+				in: []dinput{dvar(rnd(r, 1+r.IntN(2), h, w, 1+r.IntN(2)))}}
 		},
 	} {
 		familyDgens[name] = g

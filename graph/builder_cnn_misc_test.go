@@ -1,0 +1,34 @@
+package graph_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+)
+
+// The builders of ops/cnn_patches.go lay their configs out as libnd4j's
+// int args and infer exact sizes with an unknown batch.
+func TestCNNMiscBuilders(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float32, -1, 7, 6, 3)
+	for i, c := range []struct {
+		v    *graph.Variable
+		want []int
+	}{
+		{g.CNN().ExtractImagePatches(x, graph.PatchesConfig{Kernel: [2]int{2, 3}}), []int{-1, 6, 4, 18}},
+		{g.CNN().ExtractImagePatches(x, graph.PatchesConfig{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Rate: [2]int{2, 1}, Padding: graph.PaddingSame}), []int{-1, 4, 3, 27}},
+	} {
+		if err := c.v.Err(); err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if !slices.Equal(c.v.Shape(), c.want) {
+			t.Errorf("case %d: shape %v, want %v", i, c.v.Shape(), c.want)
+		}
+	}
+	if v := g.CNN().ExtractImagePatches(x, graph.PatchesConfig{}); v.Err() == nil || !strings.Contains(v.Err().Error(), "kernel [0 0]") {
+		t.Errorf("extract_image_patches with no kernel: %v", v.Err())
+	}
+}
