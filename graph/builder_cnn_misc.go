@@ -3,7 +3,8 @@ package graph
 import "github.com/sdgo/sdgo/ops"
 
 // Builder methods of SameDiff's CNN ops on NHWC images that are neither
-// convolutions nor pooling: extract_image_patches (ops/cnn_patches.go).
+// convolutions nor pooling: extract_image_patches (ops/cnn_patches.go) and
+// lrn (ops/cnn_lrn.go).
 
 // PatchesConfig holds the options of ExtractImagePatches. Sizes are
 // [height, width].
@@ -25,4 +26,41 @@ type PatchesConfig struct {
 func (n CNN) ExtractImagePatches(x *Variable, cfg PatchesConfig) *Variable {
 	return n.g.Apply("extract_image_patches", ops.Args{I: []int64{int64(cfg.Kernel[0]), int64(cfg.Kernel[1]),
 		orOne(cfg.Stride[0]), orOne(cfg.Stride[1]), orOne(cfg.Rate[0]), orOne(cfg.Rate[1]), int64(cfg.Padding)}}, x)
+}
+
+// LRNConfig holds the options of LocalResponseNormalization; zero fields
+// take SameDiff's LocalResponseNormalizationConfig defaults.
+type LRNConfig struct {
+	// Bias is added to the scaled sum of squares. Default (0) means 1.
+	Bias float64
+	// Alpha scales the sum of squares. Default (0) means 1e-4.
+	Alpha float64
+	// Beta is the exponent of the divisor. Default (0) means 0.75.
+	Beta float64
+	// Depth is the number of neighbours on each side in the window.
+	// Default (0) means 5; see OwnChannelOnly.
+	Depth int
+	// OwnChannelOnly makes the window the channel alone (depth 0).
+	OwnChannelOnly bool
+}
+
+func orFloat(v, def float64) float64 {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// LocalResponseNormalization divides each channel of a 4-D NHWC batch by
+// (Bias + Alpha·Σ x²)^Beta, the sum over the channels within Depth of it
+// (op lrn).
+func (n CNN) LocalResponseNormalization(x *Variable, cfg LRNConfig) *Variable {
+	depth := int64(cfg.Depth)
+	switch {
+	case cfg.OwnChannelOnly:
+		depth = 0
+	case depth == 0:
+		depth = 5
+	}
+	return n.g.Apply("lrn", ops.Args{F: []float64{orFloat(cfg.Bias, 1), orFloat(cfg.Alpha, 1e-4), orFloat(cfg.Beta, 0.75)}, I: []int64{depth}}, x)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
-// The builders of ops/cnn_patches.go lay their configs out as libnd4j's
+// The builders of ops/cnn_patches.go and ops/cnn_lrn.go lay their configs out as libnd4j's
 // int args and infer exact sizes with an unknown batch.
 func TestCNNMiscBuilders(t *testing.T) {
 	g := graph.New()
@@ -20,6 +20,7 @@ func TestCNNMiscBuilders(t *testing.T) {
 	}{
 		{g.CNN().ExtractImagePatches(x, graph.PatchesConfig{Kernel: [2]int{2, 3}}), []int{-1, 6, 4, 18}},
 		{g.CNN().ExtractImagePatches(x, graph.PatchesConfig{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Rate: [2]int{2, 1}, Padding: graph.PaddingSame}), []int{-1, 4, 3, 27}},
+		{g.CNN().LocalResponseNormalization(x, graph.LRNConfig{}), []int{-1, 7, 6, 3}},
 	} {
 		if err := c.v.Err(); err != nil {
 			t.Fatalf("case %d: %v", i, err)
@@ -30,5 +31,12 @@ func TestCNNMiscBuilders(t *testing.T) {
 	}
 	if v := g.CNN().ExtractImagePatches(x, graph.PatchesConfig{}); v.Err() == nil || !strings.Contains(v.Err().Error(), "kernel [0 0]") {
 		t.Errorf("extract_image_patches with no kernel: %v", v.Err())
+	}
+	// The defaults and the own-channel window reach the op's args.
+	y := g.Placeholder("y", ndarray.Float64, 1, 1, 1, 2)
+	lrn := g.CNN().LocalResponseNormalization(y, graph.LRNConfig{Bias: 4, Beta: 0.5, OwnChannelOnly: true})
+	args := lrn.Op().Args()
+	if !slices.Equal(args.F, []float64{4, 1e-4, 0.5}) || !slices.Equal(args.I, []int64{0}) {
+		t.Errorf("lrn args %v, want F [4 1e-4 0.5], I [0]", args)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 // Random differential cases of space_to_depth, depth_to_space,
 // space_to_batch, batch_to_space and upsampling (ops/cnn_space.go), and of
-// extract_image_patches (ops/cnn_patches.go).
+// extract_image_patches (ops/cnn_patches.go) and lrn (ops/cnn_lrn.go).
 
 func init() {
 	for name, g := range map[string]dgen{
@@ -56,6 +56,10 @@ func init() {
 			h, w := int((k[0]-1)*rt[0]+1)+r.IntN(3), int((k[1]-1)*rt[1]+1)+r.IntN(3)
 			return dcase{args: ops.Args{I: []int64{k[0], k[1], st[0], st[1], rt[0], rt[1], same}},
 				in: []dinput{dvar(rnd(r, 1+r.IntN(2), h, w, 1+r.IntN(2)))}}
+		},
+		"lrn": func(r *rand.Rand) dcase {
+			return dcase{args: ops.Args{F: []float64{1 + r.Float64(), 0.1 + r.Float64(), 0.25 + r.Float64()}, I: []int64{int64(r.IntN(4))}},
+				in: []dinput{dvar(rnd(r, 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(6)))}}
 		},
 	} {
 		familyDgens[name] = g
