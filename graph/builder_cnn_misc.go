@@ -3,8 +3,8 @@ package graph
 import "github.com/sdgo/sdgo/ops"
 
 // Builder methods of SameDiff's CNN ops on NHWC images that are neither
-// convolutions nor pooling: extract_image_patches (ops/cnn_patches.go) and
-// lrn (ops/cnn_lrn.go).
+// convolutions nor pooling: extract_image_patches (ops/cnn_patches.go),
+// lrn (ops/cnn_lrn.go) and dilation2d (ops/cnn_dilation.go).
 
 // PatchesConfig holds the options of ExtractImagePatches. Sizes are
 // [height, width].
@@ -63,4 +63,24 @@ func (n CNN) LocalResponseNormalization(x *Variable, cfg LRNConfig) *Variable {
 		depth = 5
 	}
 	return n.g.Apply("lrn", ops.Args{F: []float64{orFloat(cfg.Bias, 1), orFloat(cfg.Alpha, 1e-4), orFloat(cfg.Beta, 0.75)}, I: []int64{depth}}, x)
+}
+
+// Dilation2DConfig holds the options of Dilation2D. Sizes are [height,
+// width].
+type Dilation2DConfig struct {
+	// Stride is the step between windows. Default (0) means 1.
+	Stride [2]int
+	// Rate spaces the window's cells. Default (0) means 1.
+	Rate [2]int
+	// Padding is PaddingValid (default: windows inside the image) or
+	// PaddingSame (ceil(in/stride) windows; cells outside are skipped).
+	Padding PaddingMode
+}
+
+// Dilation2D is the grayscale morphological dilation of a 4-D NHWC batch
+// x by the [kH, kW, C] structuring function w: the maximum over each
+// window of x + w, per channel (op dilation2d).
+func (n CNN) Dilation2D(x, w *Variable, cfg Dilation2DConfig) *Variable {
+	return n.g.Apply("dilation2d", ops.Args{I: []int64{int64(cfg.Padding),
+		1, orOne(cfg.Rate[0]), orOne(cfg.Rate[1]), 1, 1, orOne(cfg.Stride[0]), orOne(cfg.Stride[1]), 1}}, x, w)
 }

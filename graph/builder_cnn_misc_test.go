@@ -9,7 +9,7 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
-// The builders of ops/cnn_patches.go and ops/cnn_lrn.go lay their configs out as libnd4j's
+// The builders of ops/cnn_patches.go, ops/cnn_lrn.go and ops/cnn_dilation.go lay their configs out as libnd4j's
 // int args and infer exact sizes with an unknown batch.
 func TestCNNMiscBuilders(t *testing.T) {
 	g := graph.New()
@@ -21,6 +21,8 @@ func TestCNNMiscBuilders(t *testing.T) {
 		{g.CNN().ExtractImagePatches(x, graph.PatchesConfig{Kernel: [2]int{2, 3}}), []int{-1, 6, 4, 18}},
 		{g.CNN().ExtractImagePatches(x, graph.PatchesConfig{Kernel: [2]int{3, 3}, Stride: [2]int{2, 2}, Rate: [2]int{2, 1}, Padding: graph.PaddingSame}), []int{-1, 4, 3, 27}},
 		{g.CNN().LocalResponseNormalization(x, graph.LRNConfig{}), []int{-1, 7, 6, 3}},
+		{g.CNN().Dilation2D(x, g.Placeholder("w", ndarray.Float32, 2, 3, 3), graph.Dilation2DConfig{Stride: [2]int{2, 2}, Padding: graph.PaddingSame}), []int{-1, 4, 3, 3}},
+		{g.CNN().Dilation2D(x, g.Placeholder("w2", ndarray.Float32, 2, 2, 3), graph.Dilation2DConfig{Rate: [2]int{3, 1}}), []int{-1, 4, 5, 3}},
 	} {
 		if err := c.v.Err(); err != nil {
 			t.Fatalf("case %d: %v", i, err)
@@ -31,6 +33,9 @@ func TestCNNMiscBuilders(t *testing.T) {
 	}
 	if v := g.CNN().ExtractImagePatches(x, graph.PatchesConfig{}); v.Err() == nil || !strings.Contains(v.Err().Error(), "kernel [0 0]") {
 		t.Errorf("extract_image_patches with no kernel: %v", v.Err())
+	}
+	if v := g.CNN().Dilation2D(x, g.Placeholder("w3", ndarray.Float32, 2, 2, 4), graph.Dilation2DConfig{}); v.Err() == nil || !strings.Contains(v.Err().Error(), "3 channels") {
+		t.Errorf("dilation2d with 4-channel weights on 3 channels: %v", v.Err())
 	}
 	// The defaults and the own-channel window reach the op's args.
 	y := g.Placeholder("y", ndarray.Float64, 1, 1, 1, 2)

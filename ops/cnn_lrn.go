@@ -110,8 +110,8 @@ func lrnRun(c *Ctx, op string, x, g *ndarray.Array, a *Args) ([]*ndarray.Array, 
 	if err != nil {
 		return nil, err
 	}
-	if g != nil && !ndarray.SameShape(x.Shape(), g.Shape()) {
-		return nil, fmt.Errorf("%s: gradient of shape %v for input %v", op, g.Shape(), x.Shape())
+	if g != nil && (g.DType() != x.DType() || !ndarray.SameShape(x.Shape(), g.Shape())) {
+		return nil, fmt.Errorf("%s: gradient %v%v for input %v%v", op, g.DType(), g.Shape(), x.DType(), x.Shape())
 	}
 	out, err := c.TryAlloc(x.DType(), x.Shape())
 	if err != nil {

@@ -47,6 +47,7 @@ func TestLRNErrors(t *testing.T) {
 		{"lrn", ops.Args{F: []float64{1, 1, 1}, I: []int64{2}}, []*ndarray.Array{arangeF64(1, 1, 3)}, "rank 4, not shape [1 1 3]"},
 		{"lrn", ops.Args{I: []int64{2}}, []*ndarray.Array{i64([]int{1, 1, 1, 2}, 1, 2)}, "float32 or float64"},
 		{"lrn_bp", ops.Args{I: []int64{2}}, []*ndarray.Array{arangeF64(1, 1, 1, 3), arangeF64(1, 1, 1, 2)}, "shape"},
+		{"lrn_bp", ops.Args{I: []int64{2}}, []*ndarray.Array{arangeF64(1, 1, 1, 3), f32([]int{1, 1, 1, 3}, 1, 2, 3)}, "float32"},
 	}
 	for _, c := range cases {
 		d, _ := ops.Lookup(c.op)

@@ -9,7 +9,8 @@ import (
 
 // Random differential cases of space_to_depth, depth_to_space,
 // space_to_batch, batch_to_space and upsampling (ops/cnn_space.go), and of
-// extract_image_patches (ops/cnn_patches.go) and lrn (ops/cnn_lrn.go).
+// extract_image_patches (ops/cnn_patches.go), lrn (ops/cnn_lrn.go) and
+// dilation2d (ops/cnn_dilation.go).
 
 func init() {
 	for name, g := range map[string]dgen{
@@ -60,6 +61,13 @@ func init() {
 		"lrn": func(r *rand.Rand) dcase {
 			return dcase{args: ops.Args{F: []float64{1 + r.Float64(), 0.1 + r.Float64(), 0.25 + r.Float64()}, I: []int64{int64(r.IntN(4))}},
 				in: []dinput{dvar(rnd(r, 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(6)))}}
+		},
+		"dilation2d": func(r *rand.Rand) dcase {
+			same, rh, rw, sh, sw := int64(r.IntN(2)), int64(1+r.IntN(2)), int64(1+r.IntN(2)), int64(1+r.IntN(2)), int64(1+r.IntN(2))
+			kh, kw, c := 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(2)
+			h, w := (kh-1)*int(rh)+1+r.IntN(3), (kw-1)*int(rw)+1+r.IntN(3)
+			return dcase{args: ops.Args{I: []int64{same, 1, rh, rw, 1, 1, sh, sw, 1}},
+				in: []dinput{dvar(rnd(r, 1+r.IntN(2), h, w, c)), dvar(rnd(r, kh, kw, c))}}
 		},
 	} {
 		familyDgens[name] = g
