@@ -154,6 +154,17 @@ func patchesBackT[T ndarray.Float](g, dx *ndarray.Array, p *patchCfg) error {
 	return nil
 }
 
+// patchSetup reads the arguments of a run on x: the geometry and the
+// output shape.
+func patchSetup(op string, a *Args, x *ndarray.Array) (patchCfg, []int, error) {
+	p, err := patchArgs(op, a, Info{Shape: x.Shape()})
+	if err != nil {
+		return p, nil, err
+	}
+	shape, err := p.shape(op, x.Shape())
+	return p, shape, err
+}
+
 func patchInfer(in []Info, a *Args) ([]Info, error) {
 	const op = "extract_image_patches"
 	x := in[0]
@@ -184,11 +195,7 @@ var extractImagePatchesOp = Register(&Def{
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		const op = "extract_image_patches"
 		x := in[0]
-		p, err := patchArgs(op, a, Info{Shape: x.Shape()})
-		if err != nil {
-			return nil, err
-		}
-		shape, err := p.shape(op, x.Shape())
+		p, shape, err := patchSetup(op, a, x)
 		if err != nil {
 			return nil, err
 		}
@@ -225,11 +232,7 @@ var extractImagePatchesBpOp = Register(bpDef("extract_image_patches_bp", 1,
 	func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		const op = "extract_image_patches_bp"
 		x, g := in[0], in[1]
-		p, err := patchArgs(op, a, Info{Shape: x.Shape()})
-		if err != nil {
-			return nil, err
-		}
-		shape, err := p.shape(op, x.Shape())
+		p, shape, err := patchSetup(op, a, x)
 		if err != nil {
 			return nil, err
 		}
