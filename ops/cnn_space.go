@@ -334,34 +334,19 @@ var upsampling3DBpOp = Register(upBpDef("upsampling3d_bp", 3, "gradient of upsam
 
 // ------------------------------------------------- space_to_batch, batch_to_space
 
-// s2bArgs reads space_to_batch's and batch_to_space's arguments: int arg 0
-// the block size, input 1 the [2, 2] paddings or crops ((top, bottom),
-// (left, right)). libnd4j asks for a block size of at least 2; sdgo also
-// takes 1 (the identity with the padding or crop).
-func s2bArgs(op, what string, a *Args, x, p Info) (bs int, err error) {
-	if a == nil || len(a.I) < 1 {
-		return 0, fmt.Errorf("%s needs int arg 0, the block size", op)
-	}
-	if v := a.I[0]; v < 1 || v > 1<<20 {
-		return 0, fmt.Errorf("%s: block size %d is not in 1..2^20", op, v)
-	}
-	if !x.UnknownRank && len(x.Shape) != 4 {
-		return 0, fmt.Errorf("%s: the input must have rank 4 (NHWC), not shape %v", op, x.Shape)
-	}
-	if !p.DType.IsInt() {
-		return 0, fmt.Errorf("%s: the %s must be an integer array, not %v", op, what, p.DType)
-	}
-	if !p.UnknownRank && (len(p.Shape) != 2 || (p.Shape[0] >= 0 && p.Shape[0] != 2) || (p.Shape[1] >= 0 && p.Shape[1] != 2)) {
-		return 0, fmt.Errorf("%s: the %s have shape %v, want [2 2]", op, what, p.Shape)
-	}
-	return int(a.I[0]), nil
-}
+// The space/batch rearrangements in M spatial dimensions (space_to_batch,
+// batch_to_space: M = 2 of an NHWC image, one block size; the _nd forms:
+// blocks and M from input 1). The space side, padded (to batch) or before
+// its crop (to space), is [B, o1, b1, ..., oM, bM, rest] split by the
+// blocks; the batch side [b1, ..., bM, B, o1, ..., oM, rest]: batch index
+// ((i1·b2 + i2)·... + iM)·B + b, TensorFlow's order, as libnd4j's
+// helpers/cpu/s_t_b.cpp has it.
 
-// s2bEdges checks the four paddings or crops (top, bottom, left, right):
-// none negative, none beyond any array's size.
-func s2bEdges(op, what string, v []int) error {
-	if len(v) != 4 {
-		return fmt.Errorf("%s: %d %s, want 4 ([2 2])", op, len(v), what)
+// s2bEdges checks the 2M paddings or crops ((before, after) per spatial
+// axis): none negative, none beyond any array's size.
+func s2bEdges(op, what string, v []int, m int) error {
+	if len(v) != 2*m {
+		return fmt.Errorf("%s: %d %s, want %d ([%d 2])", op, len(v), what, 2*m, m)
 	}
 	for _, e := range v {
 		if e < 0 || e > ndarray.MaxBytes {
@@ -371,27 +356,48 @@ func s2bEdges(op, what string, v []int) error {
 	return nil
 }
 
-// s2bShape is space_to_batch's output shape (toBatch) or batch_to_space's
-// from input x, edges e (paddings or crops) and block size bs; -1 where
-// unknown, an error naming the shapes where the sizes do not fit.
-func s2bShape(op string, x, e []int, bs int, toBatch bool) ([]int, error) {
-	out := append([]int(nil), x...)
-	if toBatch {
-		if out[0] >= 0 {
-			out[0] *= bs * bs
+// s2bBlocks checks the block sizes.
+func s2bBlocks(op string, b []int) error {
+	p := 1
+	for _, v := range b {
+		if v < 1 || v > 1<<20 {
+			return fmt.Errorf("%s: block sizes %v must be in 1..2^20", op, b)
 		}
-	} else if out[0] >= 0 {
-		if out[0]%(bs*bs) != 0 {
-			return nil, fmt.Errorf("%s: the batch of input %v is not a multiple of the block size %d squared", op, x, bs)
+		if p *= v; p > 1<<20 {
+			return fmt.Errorf("%s: block sizes %v: their product is more than 2^20", op, b)
 		}
-		out[0] /= bs * bs
 	}
-	for j := 1; j <= 2; j++ {
+	return nil
+}
+
+// s2bShape is the output shape (space to batch when toBatch) of input x,
+// blocks b and edges e (paddings or crops, nil when unknown); -1 where
+// unknown, an error naming the shapes where the sizes do not fit.
+func s2bShape(op string, x, b, e []int, toBatch bool) ([]int, error) {
+	m := len(b)
+	if len(x) < m+1 {
+		return nil, fmt.Errorf("%s: input %v has no room for %d spatial axes after the batch", op, x, m)
+	}
+	prod := 1
+	for _, v := range b {
+		prod *= v
+	}
+	out := append([]int(nil), x...)
+	if out[0] >= 0 {
+		if toBatch {
+			out[0] *= prod
+		} else if out[0]%prod != 0 {
+			return nil, fmt.Errorf("%s: the batch of input %v is not a multiple of the blocks' product %d (blocks %v)", op, x, prod, b)
+		} else {
+			out[0] /= prod
+		}
+	}
+	for j := 1; j <= m; j++ {
 		if out[j] < 0 || e == nil {
 			out[j] = -1
 			continue
 		}
-		lo, hi := e[2*(j-1)], e[2*(j-1)+1]
+		lo, hi, bs := e[2*(j-1)], e[2*(j-1)+1], b[j-1]
 		if toBatch {
 			padded := out[j] + lo + hi
 			if padded%bs != 0 {
@@ -409,29 +415,88 @@ func s2bShape(op string, x, e []int, bs int, toBatch bool) ([]int, error) {
 	return out, nil
 }
 
-func s2bInfer(op, what string, toBatch bool) func(in []Info, a *Args) ([]Info, error) {
-	return func(in []Info, a *Args) ([]Info, error) {
-		bs, err := s2bArgs(op, what, a, in[0], in[1])
-		if err != nil {
-			return nil, err
-		}
-		if in[0].UnknownRank {
-			return infos(Info{DType: in[0].DType, Shape: unknownShape(4)}), nil
-		}
-		e, ok := constInts(in[1])
-		if ok {
-			if err := s2bEdges(op, what, e); err != nil {
-				return nil, err
-			}
-		} else {
-			e = nil
-		}
-		s, err := s2bShape(op, in[0].Shape, e, bs, toBatch)
-		if err != nil {
-			return nil, err
-		}
-		return infos(Info{DType: in[0].DType, Shape: s}), nil
+// s2bMove fills out from x: space to batch when toBatch, else back.
+func s2bMove(c *Ctx, op string, x, out *ndarray.Array, b, e []int, toBatch bool) error {
+	m := len(b)
+	space, batch := x, out
+	if !toBatch {
+		space, batch = out, x
 	}
+	sp := space.Shape()
+	rest := 1
+	for _, v := range sp[1+m:] {
+		rest *= v
+	}
+	edges := false
+	full := []int{sp[0]}
+	before, after := make([]int, len(sp)), make([]int, len(sp))
+	for j := 1; j <= m; j++ {
+		before[j], after[j] = e[2*(j-1)], e[2*(j-1)+1]
+		edges = edges || before[j]+after[j] != 0
+		full = append(full, sp[j]+before[j]+after[j])
+	}
+	full = append(full, sp[1+m:]...)
+	// fullArr is the padded or uncropped space side.
+	var fullArr *ndarray.Array
+	var err error
+	switch {
+	case !edges:
+		fullArr = space
+	case toBatch:
+		fullArr, err = ndarray.Pad(x, before, after, 0)
+	default:
+		fullArr, err = c.TryAlloc(x.DType(), full)
+	}
+	if err != nil {
+		return err
+	}
+	// The split space side [B, o1, b1, ..., oM, bM, rest], the batch side
+	// [b1, ..., bM, B, o1, ..., oM, rest], and for each batch axis the
+	// space axis it is.
+	split := []int{full[0]}
+	bsh := append(append([]int(nil), b...), full[0])
+	perm := make([]int, 2*m+2)
+	perm[m] = 0
+	for k := 0; k < m; k++ {
+		o := full[1+k] / b[k]
+		split = append(split, o, b[k])
+		bsh = append(bsh, o)
+		perm[k], perm[m+1+k] = 2+2*k, 1+2*k
+	}
+	split = append(split, rest)
+	bsh = append(bsh, rest)
+	perm[2*m+1] = 2*m + 1
+	fv, err := ndarray.Reshape(fullArr, split...)
+	if err != nil {
+		return err
+	}
+	bv, err := ndarray.Reshape(batch, bsh...)
+	if err != nil {
+		return err
+	}
+	if toBatch {
+		pv, err := ndarray.Permute(fv, perm...)
+		if err != nil {
+			return err
+		}
+		return ndarray.CopyInto(bv, pv)
+	}
+	inv := make([]int, len(perm))
+	for i, p := range perm {
+		inv[p] = i
+	}
+	pv, err := ndarray.Permute(bv, inv...)
+	if err == nil {
+		err = ndarray.CopyInto(fv, pv)
+	}
+	if err == nil && edges {
+		var crop *ndarray.Array
+		if crop, err = subView(fullArr, before, out.Shape()); err == nil {
+			err = ndarray.CopyInto(out, crop)
+		}
+		c.Release(fullArr)
+	}
+	return err
 }
 
 // subView is the view of a at begin with the given sizes (no copy).
@@ -444,111 +509,164 @@ func subView(a *ndarray.Array, begin, size []int) (*ndarray.Array, error) {
 	return a.WithLayout(ndarray.Layout{Shape: size, Strides: l.Strides, Offset: off})
 }
 
-// s2bRun moves the blocks. The space side, padded (space_to_batch) or
-// uncropped (batch_to_space), is [B, h, bs, w, bs, C] in 6-D; the batch
-// side [bs, bs, B, h, w, C]: batch index (row offset·bs + column
-// offset)·B + b, TensorFlow's order.
-func s2bRun(c *Ctx, op, what string, in []*ndarray.Array, a *Args, toBatch bool) ([]*ndarray.Array, error) {
-	x := in[0]
-	bs, err := s2bArgs(op, what, a, Info{DType: x.DType(), Shape: x.Shape()}, Info{DType: in[1].DType(), Shape: in[1].Shape()})
-	if err != nil {
-		return nil, err
+// s2bEdgesInfo checks the edges input's dtype and shape for m spatial axes.
+func s2bEdgesInfo(op, what string, p Info, m int) error {
+	if !p.DType.IsInt() {
+		return fmt.Errorf("%s: the %s must be an integer array, not %v", op, what, p.DType)
 	}
-	e, err := arrayInts(op+": the "+what, in[1])
-	if err != nil {
-		return nil, err
-	}
-	if err := s2bEdges(op, what, e); err != nil {
-		return nil, err
-	}
-	shape, err := s2bShape(op, x.Shape(), e, bs, toBatch)
-	if err != nil {
-		return nil, err
-	}
-	out, err := c.TryAlloc(x.DType(), shape)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	space, batch := x, out
-	if !toBatch {
-		space, batch = out, x
-	}
-	sp := space.Shape()
-	edges := e[0]+e[1]+e[2]+e[3] != 0
-	full := []int{sp[0], sp[1] + e[0] + e[1], sp[2] + e[2] + e[3], sp[3]}
-	// full is the padded or uncropped image.
-	var fullArr *ndarray.Array
-	switch {
-	case !edges:
-		fullArr = space
-	case toBatch:
-		fullArr, err = ndarray.Pad(x, []int{0, e[0], e[2], 0}, []int{0, e[1], e[3], 0}, 0)
-	default:
-		fullArr, err = c.TryAlloc(x.DType(), full)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	h, w := full[1]/bs, full[2]/bs
-	fv, err := ndarray.Reshape(fullArr, full[0], h, bs, w, bs, full[3])
-	var bv *ndarray.Array
-	if err == nil {
-		bv, err = ndarray.Reshape(batch, bs, bs, full[0], h, w, full[3])
-	}
-	if err == nil {
-		if toBatch {
-			// batch[i, j, b, y, x, c] = full[b, y, i, x, j, c]
-			var pv *ndarray.Array
-			if pv, err = ndarray.Permute(fv, 2, 4, 0, 1, 3, 5); err == nil {
-				err = ndarray.CopyInto(bv, pv)
-			}
-		} else {
-			var pv *ndarray.Array
-			if pv, err = ndarray.Permute(bv, 2, 3, 0, 4, 1, 5); err == nil {
-				err = ndarray.CopyInto(fv, pv)
-			}
-			if err == nil && edges {
-				var crop *ndarray.Array
-				if crop, err = subView(fullArr, []int{0, e[0], e[2], 0}, shape); err == nil {
-					err = ndarray.CopyInto(out, crop)
-				}
-				c.Release(fullArr)
-			}
+	if !p.UnknownRank && (len(p.Shape) != 2 || (p.Shape[0] >= 0 && m >= 0 && p.Shape[0] != m) || (p.Shape[1] >= 0 && p.Shape[1] != 2)) {
+		want := "[M 2]"
+		if m >= 0 {
+			want = fmt.Sprintf("[%d 2]", m)
 		}
+		return fmt.Errorf("%s: the %s have shape %v, want %s", op, what, p.Shape, want)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", op, err)
+	return nil
+}
+
+// s2bDef defines space_to_batch or batch_to_space (nd false: NHWC, int
+// arg 0 the block size, input 1 the [2, 2] edges) or their _nd forms
+// (input 1 the blocks, input 2 the [M, 2] edges).
+func s2bDef(name, what, inverse string, nd, toBatch bool, doc string) *Def {
+	// blocks returns the block sizes (nil, nil when not known yet).
+	blocks := func(a *Args, in []Info) ([]int, error) {
+		if nd {
+			if !in[1].DType.IsInt() {
+				return nil, fmt.Errorf("%s: the block shape must be an integer array, not %v", name, in[1].DType)
+			}
+			if !in[1].UnknownRank && len(in[1].Shape) != 1 {
+				return nil, fmt.Errorf("%s: the block shape has shape %v; it must be a vector", name, in[1].Shape)
+			}
+			b, ok := constInts(in[1])
+			if !ok {
+				return nil, nil
+			}
+			return b, s2bBlocks(name, b)
+		}
+		if a == nil || len(a.I) < 1 {
+			return nil, fmt.Errorf("%s needs int arg 0, the block size", name)
+		}
+		if v := a.I[0]; v < 1 || v > 1<<10 {
+			return nil, fmt.Errorf("%s: block size %d is not in 1..2^10", name, v)
+		}
+		if x := in[0]; !x.UnknownRank && len(x.Shape) != 4 {
+			return nil, fmt.Errorf("%s: the input must have rank 4 (NHWC), not shape %v", name, x.Shape)
+		}
+		return []int{int(a.I[0]), int(a.I[0])}, nil
 	}
-	return []*ndarray.Array{out}, nil
+	ei := 1
+	if nd {
+		ei = 2
+	}
+	return &Def{
+		Name: name, Type: Custom, MinIn: ei + 1, MaxIn: ei + 1, NonDiff: []int{1, ei}, Doc: doc,
+		Infer: func(in []Info, a *Args) ([]Info, error) {
+			b, err := blocks(a, in)
+			if err != nil {
+				return nil, err
+			}
+			m := len(b)
+			if b == nil {
+				m = -1
+				if !in[1].UnknownRank && len(in[1].Shape) == 1 {
+					m = in[1].Shape[0]
+				}
+			}
+			if err := s2bEdgesInfo(name, what, in[ei], m); err != nil {
+				return nil, err
+			}
+			x := in[0]
+			if x.UnknownRank {
+				return infos(Info{DType: x.DType, UnknownRank: true}), nil
+			}
+			if b == nil {
+				s := unknownShape(len(x.Shape))
+				if m >= 0 {
+					if len(x.Shape) < m+1 {
+						return nil, fmt.Errorf("%s: input %v has no room for %d spatial axes after the batch", name, x.Shape, m)
+					}
+					copy(s[1+m:], x.Shape[1+m:])
+				}
+				return infos(Info{DType: x.DType, Shape: s}), nil
+			}
+			e, ok := constInts(in[ei])
+			if ok {
+				if err := s2bEdges(name, what, e, m); err != nil {
+					return nil, err
+				}
+			} else {
+				e = nil
+			}
+			s, err := s2bShape(name, x.Shape, b, e, toBatch)
+			if err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: x.DType, Shape: s}), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			x := in[0]
+			info := make([]Info, len(in))
+			for i, v := range in {
+				info[i] = Info{DType: v.DType(), Shape: v.Shape()}
+			}
+			if nd {
+				info[1].Value = in[1]
+			}
+			b, err := blocks(a, info)
+			if err != nil {
+				return nil, err
+			}
+			if err := s2bEdgesInfo(name, what, info[ei], len(b)); err != nil {
+				return nil, err
+			}
+			e, err := arrayInts(name+": the "+what, in[ei])
+			if err != nil {
+				return nil, err
+			}
+			if err := s2bEdges(name, what, e, len(b)); err != nil {
+				return nil, err
+			}
+			shape, err := s2bShape(name, x.Shape(), b, e, toBatch)
+			if err != nil {
+				return nil, err
+			}
+			out, err := c.TryAlloc(x.DType(), shape)
+			if err == nil {
+				err = s2bMove(c, name, x, out, b, e, toBatch)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			return []*ndarray.Array{out}, nil
+		},
+		Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+			in := append([]Value{d[0]}, n.In[1:]...)
+			return append([]Value{op1(b, inverse, n.Args.Clone(), in...)}, make([]Value, len(n.In)-1)...)
+		},
+	}
 }
 
 // spaceToBatchOp is libnd4j's space_to_batch: the NHWC image, padded with
 // zeros by input 1 ([[top, bottom], [left, right]], integers), cut into
 // blockSize x blockSize blocks whose cells go to blockSize² batches (block
-// row and column before the sample). Int arg 0 blockSize.
-var spaceToBatchOp = Register(&Def{
-	Name: "space_to_batch", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
-	Doc:   "pads an NHWC image by input 1 ([2,2]) and moves blockSize x blockSize blocks into the batch; int arg blockSize",
-	Infer: s2bInfer("space_to_batch", "paddings", true),
-	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		return s2bRun(c, "space_to_batch", "paddings", in, a, true)
-	},
-	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		return []Value{op1(b, "batch_to_space", n.Args.Clone(), d[0], n.In[1]), nil}
-	},
-})
+// row and column before the sample). Int arg 0 blockSize (libnd4j asks for
+// 2 or more; sdgo also takes 1).
+var spaceToBatchOp = Register(s2bDef("space_to_batch", "paddings", "batch_to_space", false, true,
+	"pads an NHWC image by input 1 ([2,2]) and moves blockSize x blockSize blocks into the batch; int arg blockSize"))
 
 // batchToSpaceOp is libnd4j's batch_to_space, space_to_batch's inverse:
 // blockSize² batches interleaved into blocks of the image, then cropped by
 // input 1 ([[top, bottom], [left, right]], integers). Int arg 0 blockSize.
-var batchToSpaceOp = Register(&Def{
-	Name: "batch_to_space", Type: Custom, MinIn: 2, MaxIn: 2, NonDiff: []int{1},
-	Doc:   "moves blockSize² batches into blockSize x blockSize blocks of an NHWC image, cropped by input 1 ([2,2]); int arg blockSize",
-	Infer: s2bInfer("batch_to_space", "crops", false),
-	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-		return s2bRun(c, "batch_to_space", "crops", in, a, false)
-	},
-	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		return []Value{op1(b, "space_to_batch", n.Args.Clone(), d[0], n.In[1]), nil}
-	},
-})
+var batchToSpaceOp = Register(s2bDef("batch_to_space", "crops", "space_to_batch", false, false,
+	"moves blockSize² batches into blockSize x blockSize blocks of an NHWC image, cropped by input 1 ([2,2]); int arg blockSize"))
+
+// spaceToBatchNDOp is libnd4j's space_to_batch_nd: space_to_batch over the
+// M axes after the batch, input 1 the M block sizes, input 2 the [M, 2]
+// paddings; the axes after them move along.
+var spaceToBatchNDOp = Register(s2bDef("space_to_batch_nd", "paddings", "batch_to_space_nd", true, true,
+	"pads the M axes after the batch by input 2 ([M,2]) and moves blocks of input 1's sizes into the batch"))
+
+// batchToSpaceNDOp is libnd4j's batch_to_space_nd, space_to_batch_nd's
+// inverse: input 1 the M block sizes, input 2 the [M, 2] crops.
+var batchToSpaceNDOp = Register(s2bDef("batch_to_space_nd", "crops", "space_to_batch_nd", true, false,
+	"moves batches into blocks of input 1's sizes over the M axes after the batch, cropped by input 2 ([M,2])"))

@@ -51,6 +51,36 @@ func init() {
 			return dcase{args: ops.Args{I: []int64{int64(bs)}},
 				in: []dinput{dvar(rnd(r, bs*bs*(1+r.IntN(2)), h, w, 1+r.IntN(2))), dfix(ndarray.Must(ndarray.FromSlice(e, 2, 2)))}}
 		},
+		"space_to_batch_nd": func(r *rand.Rand) dcase {
+			m := 1 + r.IntN(3)
+			sh := []int{1 + r.IntN(2)}
+			var b, e []int64
+			for j := 0; j < m; j++ {
+				bs, lo, hi := 1+r.IntN(3), r.IntN(3), r.IntN(3)
+				sh = append(sh, bs*(1+r.IntN(2))-(lo+hi)%bs)
+				b, e = append(b, int64(bs)), append(e, int64(lo), int64(hi))
+			}
+			for j := r.IntN(2); j > 0; j-- {
+				sh = append(sh, 1+r.IntN(2))
+			}
+			return dcase{in: []dinput{dvar(rnd(r, sh...)), dfix(ndarray.Must(ndarray.FromSlice(b, m))), dfix(ndarray.Must(ndarray.FromSlice(e, m, 2)))}}
+		},
+		"batch_to_space_nd": func(r *rand.Rand) dcase {
+			m := 1 + r.IntN(3)
+			sh := []int{1 + r.IntN(2)}
+			var b, e []int64
+			for j := 0; j < m; j++ {
+				bs, n := 1+r.IntN(3), 1+r.IntN(2)
+				lo := r.IntN(n*bs + 1)
+				sh = append(sh, n)
+				sh[0] *= bs
+				b, e = append(b, int64(bs)), append(e, int64(lo), int64(r.IntN(n*bs-lo+1)))
+			}
+			for j := r.IntN(2); j > 0; j-- {
+				sh = append(sh, 1+r.IntN(2))
+			}
+			return dcase{in: []dinput{dvar(rnd(r, sh...)), dfix(ndarray.Must(ndarray.FromSlice(b, m))), dfix(ndarray.Must(ndarray.FromSlice(e, m, 2)))}}
+		},
 		"extract_image_patches": func(r *rand.Rand) dcase {
 			k, st, rt := []int64{int64(1 + r.IntN(3)), int64(1 + r.IntN(3))}, []int64{int64(1 + r.IntN(2)), int64(1 + r.IntN(2))}, []int64{int64(1 + r.IntN(2)), int64(1 + r.IntN(2))}
 			same := int64(r.IntN(2))
