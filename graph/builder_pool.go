@@ -1,6 +1,11 @@
 package graph
 
-import "github.com/sdgo/sdgo/ops"
+import (
+	"fmt"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
 
 // Builder methods of SameDiff's pooling ops (ops/cnn_pool.go).
 
@@ -139,4 +144,77 @@ func (n CNN) Upsampling2D(x *Variable, factor [2]int, format DataFormat) *Variab
 // (op upsampling3d).
 func (n CNN) Upsampling3D(x *Variable, factor [3]int, format DataFormat) *Variable {
 	return n.g.Apply("upsampling3d", ops.Args{I: []int64{int64(factor[0]), int64(factor[1]), int64(factor[2]), format.isNCHW()}}, x)
+}
+
+// SpaceToBatchConfig holds the options of SpaceToBatch and BatchToSpace.
+type SpaceToBatchConfig struct {
+	// BlockSize is the side of the square blocks moved between the image
+	// and the batch; required (at least 1; SameDiff's files hold 2 or more).
+	BlockSize int
+	// Edges are the zeros added before and after the height and the width
+	// ({{top, bottom}, {left, right}}) by SpaceToBatch, or the cells cut
+	// off by BatchToSpace. Default none.
+	Edges [2][2]int
+}
+
+// edges is the [2, 2] int64 constant the ops take as input 1.
+func (c SpaceToBatchConfig) edges(g *Graph) *Variable {
+	e := []int64{int64(c.Edges[0][0]), int64(c.Edges[0][1]), int64(c.Edges[1][0]), int64(c.Edges[1][1])}
+	return g.Const("", ndarray.Must(ndarray.FromSlice(e, 2, 2)))
+}
+
+// SpaceToBatch pads a 4-D NHWC image batch by cfg.Edges and moves each
+// cell of its BlockSize x BlockSize blocks into its own batch: the output
+// has BlockSize² times the batch, the block's row and column before the
+// sample (op space_to_batch).
+func (n CNN) SpaceToBatch(x *Variable, cfg SpaceToBatchConfig) *Variable {
+	return n.g.Apply("space_to_batch", ops.Args{I: []int64{int64(cfg.BlockSize)}}, x, cfg.edges(n.g))
+}
+
+// BatchToSpace is SpaceToBatch's inverse: BlockSize² batches interleaved
+// into blocks of the image, cropped by cfg.Edges (op batch_to_space).
+func (n CNN) BatchToSpace(x *Variable, cfg SpaceToBatchConfig) *Variable {
+	return n.g.Apply("batch_to_space", ops.Args{I: []int64{int64(cfg.BlockSize)}}, x, cfg.edges(n.g))
+}
+
+// SpaceToBatchNDConfig holds the options of SpaceToBatchND and
+// BatchToSpaceND.
+type SpaceToBatchNDConfig struct {
+	// Blocks are the block sizes of the M axes after the batch; required
+	// (each at least 1).
+	Blocks []int
+	// Edges are the cells added before and after each of those axes by
+	// SpaceToBatchND, or cut off by BatchToSpaceND. Default (nil) none.
+	Edges [][2]int
+}
+
+// ndInputs are the blocks vector and the [M, 2] edges the _nd ops take as
+// inputs 1 and 2.
+func (c SpaceToBatchNDConfig) ndInputs(g *Graph) (*Variable, *Variable) {
+	m := len(c.Blocks)
+	b, e := make([]int64, m), make([]int64, 2*m)
+	for i, v := range c.Blocks {
+		b[i] = int64(v)
+	}
+	for i := 0; i < m && i < len(c.Edges); i++ {
+		e[2*i], e[2*i+1] = int64(c.Edges[i][0]), int64(c.Edges[i][1])
+	}
+	if len(c.Edges) > m {
+		return g.fail(fmt.Errorf("graph: space_to_batch_nd: %d edges for %d blocks", len(c.Edges), m)), nil
+	}
+	return g.Const("", ndarray.Must(ndarray.FromSlice(b, m))), g.Const("", ndarray.Must(ndarray.FromSlice(e, m, 2)))
+}
+
+// SpaceToBatchND is SpaceToBatch over the M axes after the batch, M =
+// len(cfg.Blocks), with a block size per axis; the axes after them move
+// along (op space_to_batch_nd).
+func (n CNN) SpaceToBatchND(x *Variable, cfg SpaceToBatchNDConfig) *Variable {
+	b, e := cfg.ndInputs(n.g)
+	return n.g.Apply("space_to_batch_nd", ops.Args{}, x, b, e)
+}
+
+// BatchToSpaceND is SpaceToBatchND's inverse (op batch_to_space_nd).
+func (n CNN) BatchToSpaceND(x *Variable, cfg SpaceToBatchNDConfig) *Variable {
+	b, e := cfg.ndInputs(n.g)
+	return n.g.Apply("batch_to_space_nd", ops.Args{}, x, b, e)
 }

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sdgo/sdgo/graph"
@@ -56,6 +57,10 @@ func TestSpaceBuilders(t *testing.T) {
 		{g.CNN().DepthToSpace(g.CNN().SpaceToDepth(x, 2, graph.NHWC), 2, graph.NHWC), []int{-1, 4, 6, 3}},
 		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.NHWC), []int{-1, 8, 18, 3}},
 		{g.CNN().Upsampling2D(x, [2]int{2, 3}, graph.NCHW), []int{-1, 4, 12, 9}},
+		{g.CNN().SpaceToBatch(x, graph.SpaceToBatchConfig{BlockSize: 2, Edges: [2][2]int{{0, 2}, {1, 1}}}), []int{-1, 3, 4, 3}},
+		{g.CNN().BatchToSpace(g.Placeholder("b", ndarray.Float32, 8, 2, 3, 1), graph.SpaceToBatchConfig{BlockSize: 2, Edges: [2][2]int{{1, 0}, {2, 3}}}), []int{2, 3, 1, 1}},
+		{g.CNN().SpaceToBatchND(x, graph.SpaceToBatchNDConfig{Blocks: []int{2}, Edges: [][2]int{{1, 1}}}), []int{-1, 3, 6, 3}},
+		{g.CNN().BatchToSpaceND(g.Placeholder("b3", ndarray.Float32, 12, 2, 2, 5), graph.SpaceToBatchNDConfig{Blocks: []int{3, 2, 1}, Edges: [][2]int{{1, 0}, {0, 1}}}), []int{2, 5, 3, 5}},
 	} {
 		if err := c.v.Err(); err != nil {
 			t.Fatalf("case %d: %v", i, err)
@@ -66,5 +71,8 @@ func TestSpaceBuilders(t *testing.T) {
 	}
 	if v := g.CNN().SpaceToDepth(g.Placeholder("y", ndarray.Float32, 1, 3, 3, 1), 2, graph.NHWC); v.Err() == nil {
 		t.Errorf("space_to_depth of a 3x3 image with blocks of 2: no error")
+	}
+	if v := g.CNN().SpaceToBatch(x, graph.SpaceToBatchConfig{}); v.Err() == nil || !strings.Contains(v.Err().Error(), "block size 0") {
+		t.Errorf("space_to_batch with no block size: %v", v.Err())
 	}
 }

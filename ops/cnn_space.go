@@ -331,3 +331,342 @@ var upsampling3DOp = Register(upDef("upsampling3d", 3, "nearest-neighbour 3-D up
 
 // upsampling3DBpOp is upsampling3d's gradient; int arg 0 isNCDHW.
 var upsampling3DBpOp = Register(upBpDef("upsampling3d_bp", 3, "gradient of upsampling3d for inputs x, gradO; int arg isNCDHW"))
+
+// ------------------------------------------------- space_to_batch, batch_to_space
+
+// The space/batch rearrangements in M spatial dimensions (space_to_batch,
+// batch_to_space: M = 2 of an NHWC image, one block size; the _nd forms:
+// blocks and M from input 1). The space side, padded (to batch) or before
+// its crop (to space), is [B, o1, b1, ..., oM, bM, rest] split by the
+// blocks; the batch side [b1, ..., bM, B, o1, ..., oM, rest]: batch index
+// ((i1·b2 + i2)·... + iM)·B + b, TensorFlow's order, as libnd4j's
+// helpers/cpu/s_t_b.cpp has it.
+
+// s2bEdges checks the 2M paddings or crops ((before, after) per spatial
+// axis): none negative, none beyond any array's size.
+func s2bEdges(op, what string, v []int, m int) error {
+	if len(v) != 2*m {
+		return fmt.Errorf("%s: %d %s, want %d ([%d 2])", op, len(v), what, 2*m, m)
+	}
+	for _, e := range v {
+		if e < 0 || e > ndarray.MaxBytes {
+			return fmt.Errorf("%s: %s %v must be in 0..%d", op, what, v, ndarray.MaxBytes)
+		}
+	}
+	return nil
+}
+
+// s2bBlocks checks the block sizes.
+func s2bBlocks(op string, b []int) error {
+	p := 1
+	for _, v := range b {
+		if v < 1 || v > 1<<20 {
+			return fmt.Errorf("%s: block sizes %v must be in 1..2^20", op, b)
+		}
+		if p *= v; p > 1<<20 {
+			return fmt.Errorf("%s: block sizes %v: their product is more than 2^20", op, b)
+		}
+	}
+	return nil
+}
+
+// s2bShape is the output shape (space to batch when toBatch) of input x,
+// blocks b and edges e (paddings or crops, nil when unknown); -1 where
+// unknown, an error naming the shapes where the sizes do not fit.
+func s2bShape(op string, x, b, e []int, toBatch bool) ([]int, error) {
+	m := len(b)
+	if len(x) < m+1 {
+		return nil, fmt.Errorf("%s: input %v has no room for %d spatial axes after the batch", op, x, m)
+	}
+	prod := 1
+	for _, v := range b {
+		prod *= v
+	}
+	out := append([]int(nil), x...)
+	if out[0] >= 0 {
+		if toBatch {
+			out[0] *= prod
+		} else if out[0]%prod != 0 {
+			return nil, fmt.Errorf("%s: the batch of input %v is not a multiple of the blocks' product %d (blocks %v)", op, x, prod, b)
+		} else {
+			out[0] /= prod
+		}
+	}
+	for j := 1; j <= m; j++ {
+		if out[j] < 0 || e == nil {
+			out[j] = -1
+			continue
+		}
+		lo, hi, bs := e[2*(j-1)], e[2*(j-1)+1], b[j-1]
+		if toBatch {
+			padded := out[j] + lo + hi
+			if padded%bs != 0 {
+				return nil, fmt.Errorf("%s: input %v padded by %v: size %d of axis %d is not a multiple of the block size %d", op, x, e, padded, j, bs)
+			}
+			out[j] = padded / bs
+		} else {
+			full := out[j] * bs
+			if lo+hi > full {
+				return nil, fmt.Errorf("%s: crops %v are larger than input %v's axis %d times the block size %d (%d)", op, e, x, j, bs, full)
+			}
+			out[j] = full - lo - hi
+		}
+	}
+	return out, nil
+}
+
+// s2bMove fills out from x: space to batch when toBatch, else back.
+func s2bMove(c *Ctx, op string, x, out *ndarray.Array, b, e []int, toBatch bool) error {
+	m := len(b)
+	space, batch := x, out
+	if !toBatch {
+		space, batch = out, x
+	}
+	sp := space.Shape()
+	rest := 1
+	for _, v := range sp[1+m:] {
+		rest *= v
+	}
+	edges := false
+	full := []int{sp[0]}
+	before, after := make([]int, len(sp)), make([]int, len(sp))
+	for j := 1; j <= m; j++ {
+		before[j], after[j] = e[2*(j-1)], e[2*(j-1)+1]
+		edges = edges || before[j]+after[j] != 0
+		full = append(full, sp[j]+before[j]+after[j])
+	}
+	full = append(full, sp[1+m:]...)
+	// fullArr is the padded or uncropped space side.
+	var fullArr *ndarray.Array
+	var err error
+	switch {
+	case !edges:
+		fullArr = space
+	case toBatch:
+		fullArr, err = ndarray.Pad(x, before, after, 0)
+	default:
+		fullArr, err = c.TryAlloc(x.DType(), full)
+	}
+	if err != nil {
+		return err
+	}
+	// The split space side [B, o1, b1, ..., oM, bM, rest], the batch side
+	// [b1, ..., bM, B, o1, ..., oM, rest], and for each batch axis the
+	// space axis it is.
+	split := []int{full[0]}
+	bsh := append(append([]int(nil), b...), full[0])
+	perm := make([]int, 2*m+2)
+	perm[m] = 0
+	for k := 0; k < m; k++ {
+		o := full[1+k] / b[k]
+		split = append(split, o, b[k])
+		bsh = append(bsh, o)
+		perm[k], perm[m+1+k] = 2+2*k, 1+2*k
+	}
+	split = append(split, rest)
+	bsh = append(bsh, rest)
+	perm[2*m+1] = 2*m + 1
+	fv, err := ndarray.Reshape(fullArr, split...)
+	if err != nil {
+		return err
+	}
+	bv, err := ndarray.Reshape(batch, bsh...)
+	if err != nil {
+		return err
+	}
+	if toBatch {
+		pv, err := ndarray.Permute(fv, perm...)
+		if err != nil {
+			return err
+		}
+		return ndarray.CopyInto(bv, pv)
+	}
+	inv := make([]int, len(perm))
+	for i, p := range perm {
+		inv[p] = i
+	}
+	pv, err := ndarray.Permute(bv, inv...)
+	if err == nil {
+		err = ndarray.CopyInto(fv, pv)
+	}
+	if err == nil && edges {
+		var crop *ndarray.Array
+		if crop, err = subView(fullArr, before, out.Shape()); err == nil {
+			err = ndarray.CopyInto(out, crop)
+		}
+		c.Release(fullArr)
+	}
+	return err
+}
+
+// subView is the view of a at begin with the given sizes (no copy).
+func subView(a *ndarray.Array, begin, size []int) (*ndarray.Array, error) {
+	l := a.Layout()
+	off := l.Offset
+	for i, b := range begin {
+		off += b * l.Strides[i]
+	}
+	return a.WithLayout(ndarray.Layout{Shape: size, Strides: l.Strides, Offset: off})
+}
+
+// s2bEdgesInfo checks the edges input's dtype and shape for m spatial axes.
+func s2bEdgesInfo(op, what string, p Info, m int) error {
+	if !p.DType.IsInt() {
+		return fmt.Errorf("%s: the %s must be an integer array, not %v", op, what, p.DType)
+	}
+	if !p.UnknownRank && (len(p.Shape) != 2 || (p.Shape[0] >= 0 && m >= 0 && p.Shape[0] != m) || (p.Shape[1] >= 0 && p.Shape[1] != 2)) {
+		want := "[M 2]"
+		if m >= 0 {
+			want = fmt.Sprintf("[%d 2]", m)
+		}
+		return fmt.Errorf("%s: the %s have shape %v, want %s", op, what, p.Shape, want)
+	}
+	return nil
+}
+
+// s2bDef defines space_to_batch or batch_to_space (nd false: NHWC, int
+// arg 0 the block size, input 1 the [2, 2] edges) or their _nd forms
+// (input 1 the blocks, input 2 the [M, 2] edges).
+func s2bDef(name, what, inverse string, nd, toBatch bool, doc string) *Def {
+	// blocks returns the block sizes (nil, nil when not known yet).
+	blocks := func(a *Args, in []Info) ([]int, error) {
+		if nd {
+			if !in[1].DType.IsInt() {
+				return nil, fmt.Errorf("%s: the block shape must be an integer array, not %v", name, in[1].DType)
+			}
+			if !in[1].UnknownRank && len(in[1].Shape) != 1 {
+				return nil, fmt.Errorf("%s: the block shape has shape %v; it must be a vector", name, in[1].Shape)
+			}
+			b, ok := constInts(in[1])
+			if !ok {
+				return nil, nil
+			}
+			return b, s2bBlocks(name, b)
+		}
+		if a == nil || len(a.I) < 1 {
+			return nil, fmt.Errorf("%s needs int arg 0, the block size", name)
+		}
+		if v := a.I[0]; v < 1 || v > 1<<10 {
+			return nil, fmt.Errorf("%s: block size %d is not in 1..2^10", name, v)
+		}
+		if x := in[0]; !x.UnknownRank && len(x.Shape) != 4 {
+			return nil, fmt.Errorf("%s: the input must have rank 4 (NHWC), not shape %v", name, x.Shape)
+		}
+		return []int{int(a.I[0]), int(a.I[0])}, nil
+	}
+	ei := 1
+	if nd {
+		ei = 2
+	}
+	return &Def{
+		Name: name, Type: Custom, MinIn: ei + 1, MaxIn: ei + 1, NonDiff: []int{1, ei}, Doc: doc,
+		Infer: func(in []Info, a *Args) ([]Info, error) {
+			b, err := blocks(a, in)
+			if err != nil {
+				return nil, err
+			}
+			m := len(b)
+			if b == nil {
+				m = -1
+				if !in[1].UnknownRank && len(in[1].Shape) == 1 {
+					m = in[1].Shape[0]
+				}
+			}
+			if err := s2bEdgesInfo(name, what, in[ei], m); err != nil {
+				return nil, err
+			}
+			x := in[0]
+			if x.UnknownRank {
+				return infos(Info{DType: x.DType, UnknownRank: true}), nil
+			}
+			if b == nil {
+				s := unknownShape(len(x.Shape))
+				if m >= 0 {
+					if len(x.Shape) < m+1 {
+						return nil, fmt.Errorf("%s: input %v has no room for %d spatial axes after the batch", name, x.Shape, m)
+					}
+					copy(s[1+m:], x.Shape[1+m:])
+				}
+				return infos(Info{DType: x.DType, Shape: s}), nil
+			}
+			e, ok := constInts(in[ei])
+			if ok {
+				if err := s2bEdges(name, what, e, m); err != nil {
+					return nil, err
+				}
+			} else {
+				e = nil
+			}
+			s, err := s2bShape(name, x.Shape, b, e, toBatch)
+			if err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: x.DType, Shape: s}), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			x := in[0]
+			info := make([]Info, len(in))
+			for i, v := range in {
+				info[i] = Info{DType: v.DType(), Shape: v.Shape()}
+			}
+			if nd {
+				info[1].Value = in[1]
+			}
+			b, err := blocks(a, info)
+			if err != nil {
+				return nil, err
+			}
+			if err := s2bEdgesInfo(name, what, info[ei], len(b)); err != nil {
+				return nil, err
+			}
+			e, err := arrayInts(name+": the "+what, in[ei])
+			if err != nil {
+				return nil, err
+			}
+			if err := s2bEdges(name, what, e, len(b)); err != nil {
+				return nil, err
+			}
+			shape, err := s2bShape(name, x.Shape(), b, e, toBatch)
+			if err != nil {
+				return nil, err
+			}
+			out, err := c.TryAlloc(x.DType(), shape)
+			if err == nil {
+				err = s2bMove(c, name, x, out, b, e, toBatch)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			return []*ndarray.Array{out}, nil
+		},
+		Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+			in := append([]Value{d[0]}, n.In[1:]...)
+			return append([]Value{op1(b, inverse, n.Args.Clone(), in...)}, make([]Value, len(n.In)-1)...)
+		},
+	}
+}
+
+// spaceToBatchOp is libnd4j's space_to_batch: the NHWC image, padded with
+// zeros by input 1 ([[top, bottom], [left, right]], integers), cut into
+// blockSize x blockSize blocks whose cells go to blockSize² batches (block
+// row and column before the sample). Int arg 0 blockSize (libnd4j asks for
+// 2 or more; sdgo also takes 1).
+var spaceToBatchOp = Register(s2bDef("space_to_batch", "paddings", "batch_to_space", false, true,
+	"pads an NHWC image by input 1 ([2,2]) and moves blockSize x blockSize blocks into the batch; int arg blockSize"))
+
+// batchToSpaceOp is libnd4j's batch_to_space, space_to_batch's inverse:
+// blockSize² batches interleaved into blocks of the image, then cropped by
+// input 1 ([[top, bottom], [left, right]], integers). Int arg 0 blockSize.
+var batchToSpaceOp = Register(s2bDef("batch_to_space", "crops", "space_to_batch", false, false,
+	"moves blockSize² batches into blockSize x blockSize blocks of an NHWC image, cropped by input 1 ([2,2]); int arg blockSize"))
+
+// spaceToBatchNDOp is libnd4j's space_to_batch_nd: space_to_batch over the
+// M axes after the batch, input 1 the M block sizes, input 2 the [M, 2]
+// paddings; the axes after them move along.
+var spaceToBatchNDOp = Register(s2bDef("space_to_batch_nd", "paddings", "batch_to_space_nd", true, true,
+	"pads the M axes after the batch by input 2 ([M,2]) and moves blocks of input 1's sizes into the batch"))
+
+// batchToSpaceNDOp is libnd4j's batch_to_space_nd, space_to_batch_nd's
+// inverse: input 1 the M block sizes, input 2 the [M, 2] crops.
+var batchToSpaceNDOp = Register(s2bDef("batch_to_space_nd", "crops", "space_to_batch_nd", true, false,
+	"moves batches into blocks of input 1's sizes over the M axes after the batch, cropped by input 2 ([M,2])"))
