@@ -3,6 +3,7 @@ package ops_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,7 +32,7 @@ func ctcBrute(x []float64, T, K int, lab []int, blank int) (loss float64, grad [
 			}
 			prev = k
 		}
-		if slicesEqual(got, lab) {
+		if slices.Equal(got, lab) {
 			lp := 0.0
 			for t, k := range path {
 				lp += x[t*K+k]
@@ -57,18 +58,6 @@ func ctcBrute(x []float64, T, K int, lab []int, blank int) (loss float64, grad [
 		grad[i] /= z
 	}
 	return -math.Log(z), grad
-}
-
-func slicesEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCTCBruteForce(t *testing.T) {
