@@ -61,3 +61,53 @@ func TestAttentionBuilders(t *testing.T) {
 		t.Error("an erroneous input gave no error")
 	}
 }
+
+// DotProductAttentionV2: with equal keys the weights are uniform over the
+// kept keys (worked by hand), the mask and causal options reach the op,
+// and dropout adds the multiplier output.
+func TestAttentionV2Builder(t *testing.T) {
+	g := graph.New()
+	arr := func(v []float64, s ...int) *ndarray.Array { return ndarray.Must(ndarray.FromSlice(v, s...)) }
+	q := g.Var("q", arr([]float64{2, 5}, 1, 2, 1))     // [batch 1, Tq 2, d 1]
+	k := g.Var("k", arr([]float64{1, 1, 1}, 1, 3, 1))  // three equal keys
+	v := g.Var("v", arr([]float64{3, 6, 12}, 1, 3, 1)) // dv 1
+	mask := g.Const("vmask", arr([]float64{1, 1, 0}, 1, 3))
+	nn := g.NN()
+	plain := nn.DotProductAttentionV2(q, v, graph.AttentionV2Config{Keys: k})
+	masked := nn.DotProductAttentionV2(q, v, graph.AttentionV2Config{Keys: k, ValueMask: mask, Causal: true})
+	drop := nn.DotProductAttentionV2(q, v, graph.AttentionV2Config{Keys: k, Dropout: 0.5, Training: true, Seed: 3})
+	for _, x := range []*graph.Variable{plain.Out, masked.Out, masked.Weights, drop.DropoutMask} {
+		if x == nil || x.Err() != nil {
+			t.Fatalf("%v", x)
+		}
+	}
+	if plain.DropoutMask != nil {
+		t.Error("no dropout, yet a dropout mask output")
+	}
+	res, err := exec.Output(g, nil, plain.Out.Name(), masked.Out.Name(), masked.Weights.Name(), drop.DropoutMask.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Causal with Tv - Tq = 1: query 0 sees keys 0, 1; query 1 all three,
+	// but the mask hides key 2: both the mean of 3 and 6.
+	for _, c := range []struct {
+		v    *graph.Variable
+		want []float64
+	}{{plain.Out, []float64{7, 7}}, {masked.Out, []float64{4.5, 4.5}}, {masked.Weights, []float64{0.5, 0.5, 0, 0.5, 0.5, 0}}} {
+		got := res[c.v.Name()].Float64s()
+		for i := range c.want {
+			if len(got) != len(c.want) || math.Abs(got[i]-c.want[i]) > 1e-12 {
+				t.Errorf("%s = %v, want %v", c.v.Name(), got, c.want)
+				break
+			}
+		}
+	}
+	for _, m := range res[drop.DropoutMask.Name()].Float64s() {
+		if m != 0 && m != 2 {
+			t.Errorf("dropout multiplier %v", m)
+		}
+	}
+	if bad := nn.DotProductAttentionV2(q, g.Var("v2", arr([]float64{1, 2}, 2, 1, 1)), graph.AttentionV2Config{}); bad.Out.Err() == nil || bad.Weights.Err() == nil {
+		t.Error("a batch mismatch: no error")
+	}
+}

@@ -56,6 +56,17 @@ func (l Linalg) QR(x *Variable, full bool) (q, r *Variable) {
 	return l.g.pair("qr", ops.Args{B: []bool{full}}, x)
 }
 
+// Eig is the eigendecomposition of the real square matrix x [n, n] (op
+// eig): values [n, 2] and right eigenvectors [n, n, 2] (eigenvector j in
+// column j, unit norm), the real and imaginary parts in the last axis; a
+// complex conjugate pair comes as two consecutive eigenvalues, the positive
+// imaginary part first. eig has no options, and no gradient (SameDiff
+// gives it none): a loss that depends on x through it fails to
+// differentiate.
+func (l Linalg) Eig(x *Variable) (values, vectors *Variable) {
+	return l.g.pair("eig", ops.Args{}, x)
+}
+
 // SVDConfig are SVD's options.
 type SVDConfig struct {
 	// FullMatrices gives U [..., m, m] and V [..., n, n] rather than

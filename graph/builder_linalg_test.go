@@ -20,6 +20,7 @@ func TestLinalgBuilders(t *testing.T) {
 	qf, rf := la.QR(w, true)
 	s, u, v := la.SVD(w, nil)
 	_, uf, vf := la.SVD(w, &graph.SVDConfig{FullMatrices: true})
+	ev, evec := la.Eig(g.Placeholder("sq", ndarray.Float64, 3, 3))
 	for _, c := range []struct {
 		v    *graph.Variable
 		dt   ndarray.DType
@@ -40,6 +41,8 @@ func TestLinalgBuilders(t *testing.T) {
 		{v, ndarray.Float64, []int{2, 2}},
 		{uf, ndarray.Float64, []int{4, 4}},
 		{vf, ndarray.Float64, []int{2, 2}},
+		{ev, ndarray.Float64, []int{3, 2}},
+		{evec, ndarray.Float64, []int{3, 3, 2}},
 		{la.SingularValues(x), ndarray.Float32, []int{2, 3}},
 		{la.Solve(x, b, true), ndarray.Float32, []int{2, 3, 5}},
 		{la.TriangularSolve(x, b, &graph.TriangularSolveConfig{Upper: true}), ndarray.Float32, []int{2, 3, 5}},

@@ -218,3 +218,25 @@ func (l Loss) CosineDistance(labels, predictions *Variable, dimension int, cfg *
 func (l Loss) MeanPairwiseSquaredError(labels, predictions *Variable, cfg *LossConfig) *Variable {
 	return l.configured("mean_pairwssqerr_loss", labels, predictions, cfg, ops.Args{})
 }
+
+// CTCConfig is the configuration of CTC.
+type CTCConfig struct {
+	// BlankIndex is the class of the blank, which separates repeated
+	// labels and fills the frames between them; 0 by default.
+	BlankIndex int
+}
+
+// CTC is the connectionist temporal classification loss of each example,
+// [batch] (op ctc_loss): -log of the total probability of the alignments
+// of labels [batch, maxLabels] (integer classes, the first labelLengths[b]
+// of example b) to the frames of logProbs [batch, maxFrames, classes]
+// (log-probabilities, a log-softmax's output, the first frameLengths[b]
+// frames of example b). cfg nil means the defaults. The loss is registered
+// as a loss of the graph.
+func (l Loss) CTC(labels, logProbs, labelLengths, frameLengths *Variable, cfg *CTCConfig) *Variable {
+	var c CTCConfig
+	if cfg != nil {
+		c = *cfg
+	}
+	return l.mark(l.g.Apply("ctc_loss", ops.Args{I: []int64{int64(c.BlankIndex)}}, labels, logProbs, labelLengths, frameLengths))
+}

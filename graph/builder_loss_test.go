@@ -21,6 +21,10 @@ func TestLossBuilders(t *testing.T) {
 	w := g.Var("w", ndarray.Must(ndarray.FromSlice([]float64{2, 0}, 1, 2)))
 	cls := g.Const("cls", ndarray.Must(ndarray.FromSlice([]int64{1}, 1)))
 	q := g.Var("q", ndarray.Scalar(2.0))
+	lab := g.Const("lab", ndarray.Must(ndarray.FromSlice([]int64{1}, 1, 1)))
+	lp := g.Var("lp", ndarray.Must(ndarray.FromSlice([]float64{-0.25, -0.5, -1, -2}, 1, 2, 2)))
+	one := g.Const("one", ndarray.Must(ndarray.FromSlice([]int64{1}, 1)))
+	two := g.Const("two", ndarray.Must(ndarray.FromSlice([]int64{2}, 1)))
 	L := g.Loss()
 	ln2 := math.Ln2
 	cases := []struct {
@@ -58,6 +62,11 @@ func TestLossBuilders(t *testing.T) {
 		{L.CosineDistance(y, p, 1, nil), "cosine_distance_loss", []string{"p", "", "y"}, []int64{3, 1}, nil, 0.75},
 		// d = (-0.75, 0.5), n = 2: 4/2·(2·(0.5625+0.25) - 0.0625) = 3.125.
 		{L.MeanPairwiseSquaredError(y, p, &graph.LossConfig{Reduction: graph.ReduceNone}), "mean_pairwssqerr_loss", []string{"p", "", "y"}, []int64{0}, nil, 3.125},
+		// Label 1 over the first frame (the second is past the length): -x[0, 1].
+		{L.CTC(lab, lp, one, one, nil), "ctc_loss", []string{"lab", "lp", "one", "one"}, []int64{0}, nil, 0.5},
+		// Blank 1, label 0 over two frames: paths 0 0, 0 b, b 0.
+		{L.CTC(g.Const("lab0", ndarray.Must(ndarray.FromSlice([]int64{0}, 1, 1))), lp, one, two, &graph.CTCConfig{BlankIndex: 1}), "ctc_loss",
+			[]string{"lab0", "lp", "one", "two"}, []int64{1}, nil, -math.Log(math.Exp(-1.25) + math.Exp(-2.25) + math.Exp(-1.5))},
 	}
 	var names []string
 	for i, c := range cases {

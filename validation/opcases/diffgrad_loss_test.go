@@ -99,3 +99,37 @@ func init() {
 		return dcase{args: a, in: []dinput{dvar(rnd(r, s...)), dvar(pos(r, 0.5, 2, broadcastable(r, per, 2, 3)...)), dvar(rnd(r, s...))}}
 	}
 }
+
+func init() {
+	// ctc_loss: random labels (never the blank; repeats allowed) and
+	// lengths that leave an alignment (labels plus repeats within the
+	// frames), padding past them, a random blank.
+	familyDgens["ctc_loss"] = func(r *rand.Rand) dcase {
+		b, k := 1+r.IntN(2), 2+r.IntN(3)
+		maxT, maxS := 1+r.IntN(5), 1+r.IntN(3)
+		blank := r.IntN(k)
+		lab := make([]int64, b*maxS)
+		ls, lt := make([]int64, b), make([]int64, b)
+		for i := 0; i < b; i++ {
+			lt[i] = int64(1 + r.IntN(maxT))
+			need := 0
+			for s := 0; s < maxS; s++ {
+				lab[i*maxS+s] = int64((blank + 1 + r.IntN(k-1)) % k)
+			}
+			for s := 0; s < maxS; s++ {
+				rep := 0
+				if s > 0 && lab[i*maxS+s] == lab[i*maxS+s-1] {
+					rep = 1
+				}
+				if need+1+rep > int(lt[i]) {
+					break
+				}
+				need += 1 + rep
+				ls[i]++
+			}
+		}
+		return dcase{args: ops.Args{I: []int64{int64(blank)}}, in: []dinput{
+			dfix(ndarray.Must(ndarray.FromSlice(lab, b, maxS))), dvar(rnd(r, b, maxT, k)),
+			dfix(ndarray.Must(ndarray.FromSlice(ls, b))), dfix(ndarray.Must(ndarray.FromSlice(lt, b)))}}
+	}
+}

@@ -50,3 +50,32 @@ func init() {
 		return c
 	}
 }
+
+func init() {
+	// dot_product_attention_v2 without masks or the causal mask (their
+	// -1e9 in the logits output would drown the central differences of a
+	// loss made of every output; validation/opcases/nn_attention_v2.go
+	// checks them with a loss of the attention and weights): random rank,
+	// grouped heads at rank 4, scale, keys given or not.
+	familyDgens["dot_product_attention_v2"] = func(r *rand.Rand) dcase {
+		rank := 2 + r.IntN(3)
+		b, tq, tv, kvh, grp, d, dv := 1+r.IntN(2), 1+r.IntN(3), 1+r.IntN(3), 1+r.IntN(2), 1+r.IntN(2), 1+r.IntN(3), 1+r.IntN(3)
+		sh := func(t, heads, f int) []int {
+			switch rank {
+			case 2:
+				return []int{t, f}
+			case 3:
+				return []int{b, t, f}
+			}
+			return []int{b, t, heads, f}
+		}
+		c := dcase{args: ops.Args{F: []float64{[]float64{1, 0.5, -1}[r.IntN(3)]}},
+			in: []dinput{dvar(rnd(r, sh(tq, kvh*grp, d)...)), dvar(rnd(r, sh(tv, kvh, dv)...))}}
+		if r.IntN(3) > 0 {
+			c.in = append(c.in, dvar(rnd(r, sh(tv, kvh, d)...)))
+		} else {
+			c.in[1] = dvar(rnd(r, sh(tv, kvh, d)...)) // the keys are the values
+		}
+		return c
+	}
+}
