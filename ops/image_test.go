@@ -106,3 +106,51 @@ func TestColourOpEdges(t *testing.T) {
 		}
 	}
 }
+
+func TestResizeErrors(t *testing.T) {
+	img := zerosF(ndarray.Float64, 1, 2, 3, 2)
+	sz := func(v ...int64) *ndarray.Array { return i64([]int{len(v)}, v...) }
+	checkImageErrors(t, []imageErr{
+		{"resize_bilinear rank 2", "resize_bilinear", ops.Args{}, []*ndarray.Array{zerosF(ndarray.Float64, 2, 3), sz(4, 4)}, true, []string{"[2 3]", "rank 4"}},
+		{"resize_bilinear rank 5", "resize_bilinear", ops.Args{}, []*ndarray.Array{zerosF(ndarray.Float64, 1, 1, 2, 3, 1), sz(4, 4)}, true, []string{"[1 1 2 3 1]"}},
+		{"resize_bilinear negative size", "resize_bilinear", ops.Args{}, []*ndarray.Array{img, sz(-1, 4)}, true, []string{"[-1 4]", "positive"}},
+		{"resize_bilinear zero size", "resize_bilinear", ops.Args{I: []int64{0, 4}}, []*ndarray.Array{img}, true, []string{"[0 4]", "positive"}},
+		{"resize_bilinear three sizes", "resize_bilinear", ops.Args{}, []*ndarray.Array{img, sz(1, 2, 3)}, true, []string{"[3]", "two values"}},
+		{"resize_bilinear no size", "resize_bilinear", ops.Args{}, []*ndarray.Array{img}, true, []string{"new size"}},
+		{"resize_bilinear float size", "resize_bilinear", ops.Args{}, []*ndarray.Array{img, f64([]int{2}, 2, 2)}, true, []string{"integer"}},
+		{"resize_bilinear align and half", "resize_bilinear", ops.Args{B: []bool{true, true}}, []*ndarray.Array{img, sz(3, 3)}, true, []string{"align corners", "half pixel"}},
+		{"resize_bicubic negative size", "resize_bicubic", ops.Args{}, []*ndarray.Array{img, sz(3, -2)}, true, []string{"[3 -2]", "positive"}},
+		{"resize_bicubic bool image", "resize_bicubic", ops.Args{}, []*ndarray.Array{bools([]int{1, 1, 1, 1}, true), sz(3, 3)}, true, []string{"numeric"}},
+		{"image_resize area", "image_resize", ops.Args{I: []int64{3}}, []*ndarray.Array{img, sz(3, 3)}, true, []string{"method 3", "not supported"}},
+		{"image_resize method 9", "image_resize", ops.Args{I: []int64{9}}, []*ndarray.Array{img, sz(3, 3)}, true, []string{"method 9"}},
+		{"image_resize antialias", "image_resize", ops.Args{B: []bool{false, true}}, []*ndarray.Array{img, sz(3, 3)}, true, []string{"antialias"}},
+		{"image_resize bilinear asymmetric", "image_resize", ops.Args{I: []int64{0, 0}}, []*ndarray.Array{img, sz(3, 3)}, true, []string{"half pixel"}},
+		{"image_resize nearest mode 7", "image_resize", ops.Args{I: []int64{1, 2, 7}}, []*ndarray.Array{img, sz(3, 3)}, true, []string{"nearest mode 7"}},
+		{"image_resize rank 2", "image_resize", ops.Args{I: []int64{1}}, []*ndarray.Array{zerosF(ndarray.Float64, 2, 3), sz(3, 3)}, true, []string{"[2 3]"}},
+		{"resize_bilinear_bp gradient shape", "resize_bilinear_bp", ops.Args{}, []*ndarray.Array{img, zerosF(ndarray.Float64, 1, 4, 4, 3)}, false, []string{"[1 4 4 3]", "[1 2 3 2]"}},
+	})
+}
+
+// Resizing to the same size gives the image back with every sampling rule,
+// and image_resize's aspect ratio option derives the width from the height.
+func TestResizeIdentityAndAspect(t *testing.T) {
+	x := f32([]int{1, 2, 3, 1}, 1, 2, 3, 4, 5, 6)
+	sz := i32([]int{2}, 2, 3)
+	for _, c := range []struct {
+		op   string
+		args ops.Args
+	}{
+		{"resize_bilinear", ops.Args{}}, {"resize_bilinear", ops.Args{B: []bool{true}}}, {"resize_bilinear", ops.Args{B: []bool{false, true}}},
+		{"resize_bicubic", ops.Args{}}, {"resize_bicubic", ops.Args{B: []bool{false, true}}},
+		{"image_resize", ops.Args{I: []int64{0}}}, {"image_resize", ops.Args{I: []int64{1}}}, {"image_resize", ops.Args{I: []int64{2}}},
+	} {
+		got := runOp(t, c.op, c.args, x, sz)[0]
+		if !ndarray.Equal(got, x) {
+			t.Errorf("%s %v to its own size: %v", c.op, c.args, got)
+		}
+	}
+	got := runOp(t, "image_resize", ops.Args{I: []int64{1}, B: []bool{true}}, x, i32([]int{2}, 4, 1))[0]
+	if !ndarray.SameShape(got.Shape(), []int{1, 4, 6, 1}) {
+		t.Errorf("image_resize keeping the aspect ratio of a 2x3 image to height 4: shape %v, want [1 4 6 1]", got.Shape())
+	}
+}

@@ -45,3 +45,25 @@ func init() {
 		return dcase{in: []dinput{dvar(rnd(r, sh...)), dvar(fa)}}
 	}
 }
+
+func init() {
+	familyDgens["resize_bilinear"] = func(r *rand.Rand) dcase {
+		sh := []int{1 + r.IntN(2), 1 + r.IntN(4), 1 + r.IntN(4), 1 + r.IntN(2)}
+		if r.IntN(3) == 0 {
+			sh = sh[1:]
+		}
+		var b []bool
+		switch r.IntN(3) {
+		case 1:
+			b = []bool{true}
+		case 2:
+			b = []bool{false, true}
+		}
+		h, w := int64(1+r.IntN(5)), int64(1+r.IntN(5))
+		if r.IntN(2) == 0 {
+			return dcase{args: ops.Args{I: []int64{h, w}, B: b}, in: []dinput{dvar(rnd(r, sh...))}}
+		}
+		size := ndarray.Must(ndarray.FromSlice([]int64{h, w}))
+		return dcase{args: ops.Args{B: b}, in: []dinput{dvar(rnd(r, sh...)), dfix(size)}}
+	}
+}
