@@ -154,3 +154,43 @@ func TestResizeIdentityAndAspect(t *testing.T) {
 		t.Errorf("image_resize keeping the aspect ratio of a 2x3 image to height 4: shape %v, want [1 4 6 1]", got.Shape())
 	}
 }
+
+func TestBoxOpErrors(t *testing.T) {
+	img := zerosF(ndarray.Float64, 1, 2, 2, 1)
+	box := f64([]int{1, 4}, 0, 0, 1, 1)
+	boxes := f64([]int{2, 4}, 0, 0, 1, 1, 0, 0, 2, 2)
+	checkImageErrors(t, []imageErr{
+		{"crop_and_resize boxes [1 3]", "crop_and_resize", ops.Args{}, []*ndarray.Array{img, f64([]int{1, 3}, 0, 0, 1), i32([]int{1}, 0), i32([]int{2}, 2, 2)}, true, []string{"[1 3]", "[numBoxes, 4]"}},
+		{"crop_and_resize indices mismatch", "crop_and_resize", ops.Args{}, []*ndarray.Array{img, box, i32([]int{2}, 0, 0), i32([]int{2}, 2, 2)}, true, []string{"[2]", "[1 4]"}},
+		{"crop_and_resize index out of batch", "crop_and_resize", ops.Args{}, []*ndarray.Array{img, box, i32([]int{1}, 1), i32([]int{2}, 2, 2)}, false, []string{"image 1", "batch of 1"}},
+		{"crop_and_resize negative size", "crop_and_resize", ops.Args{}, []*ndarray.Array{img, box, i32([]int{1}, 0), i32([]int{2}, -2, 2)}, true, []string{"[-2 2]", "positive"}},
+		{"crop_and_resize rank 3", "crop_and_resize", ops.Args{}, []*ndarray.Array{zerosF(ndarray.Float64, 2, 2, 1), box, i32([]int{1}, 0), i32([]int{2}, 2, 2)}, true, []string{"[2 2 1]", "rank 4"}},
+		{"crop_and_resize method 2", "crop_and_resize", ops.Args{I: []int64{2}}, []*ndarray.Array{img, box, i32([]int{1}, 0), i32([]int{2}, 2, 2)}, true, []string{"method 2"}},
+		{"non_max_suppression scores mismatch", "non_max_suppression", ops.Args{I: []int64{2}}, []*ndarray.Array{boxes, f64([]int{3}, 1, 2, 3)}, true, []string{"[3]", "[2 4]"}},
+		{"non_max_suppression boxes [2 3]", "non_max_suppression", ops.Args{I: []int64{2}}, []*ndarray.Array{zerosF(ndarray.Float64, 2, 3), f64([]int{2}, 1, 2)}, true, []string{"[2 3]"}},
+		{"non_max_suppression no count", "non_max_suppression", ops.Args{}, []*ndarray.Array{boxes, f64([]int{2}, 1, 2)}, true, []string{"most boxes"}},
+		{"non_max_suppression threshold 2", "non_max_suppression", ops.Args{I: []int64{2}, F: []float64{2}}, []*ndarray.Array{boxes, f64([]int{2}, 1, 2)}, true, []string{"threshold 2", "[0, 1]"}},
+		{"random_crop too big", "random_crop", ops.Args{I: []int64{1}}, []*ndarray.Array{zerosF(ndarray.Float64, 2, 3), i64([]int{2}, 3, 1)}, true, []string{"[3 1]", "[2 3]"}},
+		{"random_crop negative", "random_crop", ops.Args{I: []int64{1}}, []*ndarray.Array{zerosF(ndarray.Float64, 2, 3), i64([]int{2}, -1, 1)}, true, []string{"[-1 1]"}},
+		{"random_crop rank mismatch", "random_crop", ops.Args{I: []int64{1}}, []*ndarray.Array{zerosF(ndarray.Float64, 2, 3), i64([]int{1}, 1)}, true, []string{"[1]", "2 sizes"}},
+	})
+}
+
+// random_crop is reproducible: one seed gives one crop, every run; the
+// crops of many seeds cover every offset.
+func TestRandomCropSeeded(t *testing.T) {
+	x := ndarray.Must(ndarray.Reshape(ndarray.Must(ndarray.Arange(ndarray.Float64, 0, 1, 10)), 10))
+	size := i64([]int{1}, 3)
+	seen := map[float64]bool{}
+	for seed := int64(0); seed < 200; seed++ {
+		a := runOp(t, "random_crop", ops.Args{I: []int64{seed}}, x, size)[0].Float64s()
+		b := runOp(t, "random_crop", ops.Args{I: []int64{seed}}, x, size)[0].Float64s()
+		if a[0] != b[0] || a[1] != a[0]+1 || a[2] != a[0]+2 {
+			t.Fatalf("seed %d: crops %v and %v", seed, a, b)
+		}
+		seen[a[0]] = true
+	}
+	if len(seen) != 8 {
+		t.Errorf("200 seeds gave the offsets %v; want all of 0 to 7", seen)
+	}
+}
