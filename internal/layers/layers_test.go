@@ -33,6 +33,7 @@ var layers = map[string]int{
 	"graph":           3,
 	"autodiff":        4,
 	"exec":            5,
+	"weightinit":      4,
 	"serialize":       6, "validation": 6, "train": 6,
 	"cmd": 7, "bench": 7, "examples": 7,
 
