@@ -26,6 +26,9 @@ type Config struct {
 	// IterationCount and EpochCount count the training done so far; Fit
 	// continues from them (they drive schedules and Adam's bias correction).
 	IterationCount, EpochCount int
+	// Clipping normalizes or clips the gradients (nil: none). The JSON
+	// does not hold it (see Clipping).
+	Clipping *Clipping
 }
 
 func (c *Config) check() error {
@@ -37,6 +40,11 @@ func (c *Config) check() error {
 	}
 	for _, r := range c.Regularization {
 		if err := r.check(); err != nil {
+			return err
+		}
+	}
+	if c.Clipping != nil {
+		if err := c.Clipping.check(); err != nil {
 			return err
 		}
 	}
