@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"internal": 0, "kernels": 0,
 	"internal/opexec": 2,
 	"ndarray":         1,
+	"metrics":         2,
 	"ops":             2,
 	"graph":           3,
 	"autodiff":        4,
