@@ -267,10 +267,13 @@ func ratio(a, b int64, edge float64) float64 {
 }
 
 // Precision is class c's TP/(TP+FP); 0 when the class was never predicted.
-func (e *Evaluation) Precision(c int) float64 { tp, fp, _, _ := e.Counts(c); return ratio(tp, fp, 0) }
+func (e *Evaluation) Precision(c int) float64 { return ratio2(e.precCounts(c)) }
 
 // Recall is class c's TP/(TP+FN); 0 when the class never occurred.
-func (e *Evaluation) Recall(c int) float64 { tp, _, fn, _ := e.Counts(c); return ratio(tp, fn, 0) }
+func (e *Evaluation) Recall(c int) float64 { return ratio2(e.recCounts(c)) }
+
+// ratio2 is ratio with DL4J's edge value 0.
+func ratio2(a, b int64) float64 { return ratio(a, b, 0) }
 
 // F1 is class c's harmonic mean of precision and recall; 0 when either is
 // 0 or 0/0.
@@ -316,28 +319,32 @@ func (e *Evaluation) sums() (tp, fp, fn int64) {
 
 // AvgPrecision is the precision averaged over the classes (0 before any
 // example): Macro leaves out classes never predicted.
-func (e *Evaluation) AvgPrecision(a Averaging) float64 {
-	if e.rows == 0 {
-		return 0
-	}
-	if a == Micro {
-		tp, fp, _ := e.sums()
-		return ratio(tp, fp, 0)
-	}
-	return e.macro(func(c int) float64 { tp, fp, _, _ := e.Counts(c); return ratio(tp, fp, -1) })
-}
+func (e *Evaluation) AvgPrecision(a Averaging) float64 { return e.avgRatio(a, e.precCounts) }
 
 // AvgRecall is the recall averaged over the classes (0 before any
 // example): Macro leaves out classes that never occurred.
-func (e *Evaluation) AvgRecall(a Averaging) float64 {
+func (e *Evaluation) AvgRecall(a Averaging) float64 { return e.avgRatio(a, e.recCounts) }
+
+// precCounts and recCounts are class c's counts for precision, TP/(TP+FP),
+// and recall, TP/(TP+FN).
+func (e *Evaluation) precCounts(c int) (int64, int64) { tp, fp, _, _ := e.Counts(c); return tp, fp }
+func (e *Evaluation) recCounts(c int) (int64, int64)  { tp, _, fn, _ := e.Counts(c); return tp, fn }
+
+// avgRatio averages a/(a+b) over the classes, counts giving a and b: Micro
+// from the summed counts, Macro over the classes whose value is not 0/0.
+func (e *Evaluation) avgRatio(avg Averaging, counts func(c int) (int64, int64)) float64 {
 	if e.rows == 0 {
 		return 0
 	}
-	if a == Micro {
-		tp, _, fn := e.sums()
-		return ratio(tp, fn, 0)
+	if avg == Micro {
+		var a, b int64
+		for c := 0; c < e.classes; c++ {
+			x, y := counts(c)
+			a, b = a+x, b+y
+		}
+		return ratio(a, b, 0)
 	}
-	return e.macro(func(c int) float64 { tp, _, fn, _ := e.Counts(c); return ratio(tp, fn, -1) })
+	return e.macro(func(c int) float64 { a, b := counts(c); return ratio(a, b, -1) })
 }
 
 // AvgF1 is the F1 score averaged over the classes (NaN before any example).
@@ -392,8 +399,8 @@ func (e *Evaluation) className(c int) string {
 func (e *Evaluation) Stats() string {
 	var b, warn strings.Builder
 	b.WriteString("\n")
-	prec := func(c int) float64 { tp, fp, _, _ := e.Counts(c); return ratio(tp, fp, -1) }
-	rec := func(c int) float64 { tp, _, fn, _ := e.Counts(c); return ratio(tp, fn, -1) }
+	prec := func(c int) float64 { tp, fp := e.precCounts(c); return ratio(tp, fp, -1) }
+	rec := func(c int) float64 { tp, fn := e.recCounts(c); return ratio(tp, fn, -1) }
 	f1 := func(c int) float64 { return e.fBetaClass(1, c, -1) }
 	var neverPredicted, neverSeen []int
 	for c := 0; c < e.classes; c++ {

@@ -89,9 +89,9 @@ func checkSchedule(name string, s Schedule) error {
 	if s == nil {
 		return fmt.Errorf("train: %s has no learning rate", name)
 	}
-	if v, ok := s.(validator); ok {
+	if _, ok := s.(validator); ok {
 		// A schedule that checks itself may start at 0 (a warm-up).
-		if err := v.validate(); err != nil {
+		if err := validated(s); err != nil {
 			return fmt.Errorf("train: %s learning rate: %w", name, err)
 		}
 		if v := s.Value(0, 0); !finiteNonNeg(v) {

@@ -17,6 +17,15 @@ import (
 // (checked by New, with the value at iteration 0).
 type validator interface{ validate() error }
 
+// validated returns what a validator finds wrong with s (nil for other
+// schedules).
+func validated(s Schedule) error {
+	if v, ok := s.(validator); ok {
+		return v.validate()
+	}
+	return nil
+}
+
 // Inverse is Initial / (1 + Gamma·t)^Power (ND4J's InverseSchedule).
 type Inverse struct {
 	Initial, Gamma, Power float64
@@ -166,10 +175,7 @@ func (s Ramp) validate() error {
 	if s.Base == nil {
 		return fmt.Errorf("a Ramp schedule has no base schedule")
 	}
-	if v, ok := s.Base.(validator); ok {
-		return v.validate()
-	}
-	return nil
+	return validated(s.Base)
 }
 
 // CosineWarmup is cosine annealing after a linear warm-up (ND4J's
@@ -266,10 +272,8 @@ func parseMoreSchedule(name string, v map[string]any, by ScheduleBy) (Schedule, 
 	default:
 		return nil, false, nil
 	}
-	if val, ok := s.(validator); ok {
-		if err := val.validate(); err != nil {
-			return nil, true, fmt.Errorf("train: %w", err)
-		}
+	if err := validated(s); err != nil {
+		return nil, true, fmt.Errorf("train: %w", err)
 	}
 	return s, true, nil
 }
