@@ -88,7 +88,8 @@ openblas:
 		echo "OpenBLAS not found: its benchmark peer is not tested (apt-get install libopenblas-dev)"; \
 	fi
 
-# make bench: sdgo against gorgonia on whole training steps (see bench/).
+# make bench: sdgo against gorgonia and PyTorch (when python3-torch is
+# installed) on whole training steps, one and two cores (see bench/).
 bench:
 	$(GO) run ./bench
 
@@ -96,7 +97,7 @@ bench:
 # include whole graph files, whose minimisation takes minutes at Go's default
 # of 60 s per new input; -fuzzminimizetime keeps the fuzzers fuzzing.
 FUZZTIME ?= 30s
-FUZZ = ./ndarray:FuzzLayouts ./ops/createview:FuzzResolve ./ops/createview:FuzzParse ./serialize:FuzzDecode ./serialize:FuzzRead ./cmd/sdgo:FuzzReadNPY
+FUZZ = ./ndarray:FuzzLayouts ./ops/createview:FuzzResolve ./ops/createview:FuzzParse ./serialize:FuzzDecode ./serialize:FuzzRead ./ndarray/npy:FuzzReadNPY
 fuzz:
 	@for t in $(FUZZ); do \
 		echo "$${t%%:*} $${t##*:}"; \

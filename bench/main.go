@@ -1,15 +1,22 @@
-// Command bench compares sdgo with gorgonia on whole training steps and
-// prints a table: model, batch, time per step for each engine and their
-// ratio, and sdgo's allocations and peak heap per step. It is what
-// `make bench` runs.
+// Command bench compares sdgo with its peers on whole training steps and
+// prints a table: model, batch, cores, time per step for sdgo, gorgonia
+// and PyTorch and their ratios, and sdgo's allocations and peak heap per
+// step. It is what `make bench` runs.
 //
-//	go run ./bench [-rounds 5] [-steps 20] [-models mlp-f32,mlp-f64,chain50,views,parallel] [-long 1000]
+//	go run ./bench [-rounds 5] [-steps 20] [-models mlp-f32,mlp-f64,chain50,views,parallel] [-threads 1,2] [-long 1000]
 //
-// Times are medians over rounds, each timing a run of steps; the machine is
-// shared, so ratios measured in the same run mean more than absolute times.
-// Before timing, each model checks that sdgo and its peer compute the same
-// thing (the same output, or the same first loss from the same
-// parameters); the bench fails rather than time a wrong result.
+// Times are medians over rounds, the engines' rounds alternating; the
+// machine is shared, so ratios measured in the same run mean more than
+// absolute times. Before timing, each model checks that sdgo and its peers
+// compute the same thing (the same output, or the same first loss from the
+// same parameters); the bench fails rather than time a wrong result.
+//
+// PyTorch is a peer when a python imports torch ($PYTHON, else python3,
+// else /usr/bin/python3, where Debian's python3-torch installs): the MLP
+// runs in torch_peer.py, in a child process given the same batch and
+// initial parameters as a .npz file, with torch's, OpenBLAS's and OpenMP's
+// thread counts set to the row's cores. The MLP rows are timed on each
+// core count of -threads (GOMAXPROCS for sdgo and gorgonia).
 package main
 
 import (
@@ -21,6 +28,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -31,10 +39,12 @@ import (
 // result is one row of the table.
 type result struct {
 	model, batch     string
+	threads          int           // cores the engines were given; 0: the default
 	sdgo, peer       time.Duration // per step; peer 0 when there is none
 	peerName         string
-	allocs, bytes    float64 // sdgo, per step; allocs < 0 when not measured
-	peakHeap, budget int64   // sdgo: peak heap in a step, and the bytes it should stay within / 1.5
+	torch, gomlx     time.Duration // PyTorch's and GoMLX's times per step; 0 when not run
+	allocs, bytes    float64       // sdgo, per step; allocs < 0 when not measured
+	peakHeap, budget int64         // sdgo: peak heap in a step, and the bytes it should stay within / 1.5
 	note             string
 }
 
@@ -44,8 +54,8 @@ var benches = []struct {
 	name string
 	run  func(o options) ([]result, error)
 }{
-	{"mlp-f32", func(o options) ([]result, error) { return mlpBench(false, o.rounds, o.steps, o.long) }},
-	{"mlp-f64", func(o options) ([]result, error) { return mlpBench(true, o.rounds, o.steps, o.long) }},
+	{"mlp-f32", func(o options) ([]result, error) { return mlpBench(false, o) }},
+	{"mlp-f64", func(o options) ([]result, error) { return mlpBench(true, o) }},
 	{"chain50", func(o options) ([]result, error) { return chainBench(o.rounds, o.steps*50) }},
 	{"views", func(o options) ([]result, error) { return viewsBench(o.rounds, o.steps) }},
 	{"parallel", func(o options) ([]result, error) { return parallelBench(o.rounds, o.steps) }},
@@ -78,6 +88,7 @@ func (e printedError) Unwrap() error { return e.error }
 type options struct {
 	rounds, steps, long int
 	models              []string
+	threads             []int // the core counts the MLP rows are timed on
 }
 
 // parseFlags reads the command line. It checks everything before any model
@@ -91,6 +102,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.rounds, "rounds", 5, "timing rounds (the median is reported)")
 	fs.IntVar(&o.steps, "steps", 20, "steps per timing round")
 	models := fs.String("models", allModels, "models to run")
+	threads := fs.String("threads", "1,2", "core counts to time the MLP on, each a row")
 	fs.IntVar(&o.long, "long", 1000, "steps of the long run that checks the heap does not grow (0: skip; else more than the 100 it measures from)")
 	if err := fs.Parse(args); err != nil {
 		return o, printedError{err} // the flag set has printed it, with the usage
@@ -104,6 +116,13 @@ func parseFlags(args []string) (options, error) {
 		return o, fmt.Errorf("-steps %d: at least 1 is needed", o.steps)
 	case o.long != 0 && o.long <= 100:
 		return o, fmt.Errorf("-long %d: the heap is measured after 100 steps and again after -long steps, so it must be 0 or above 100", o.long)
+	}
+	for _, t := range strings.Split(*threads, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(t))
+		if err != nil || n < 1 {
+			return o, fmt.Errorf("-threads %q: want core counts of 1 or more, separated by commas", *threads)
+		}
+		o.threads = append(o.threads, n)
 	}
 	for _, m := range strings.Split(*models, ",") {
 		m = strings.TrimSpace(m)
@@ -144,13 +163,29 @@ func main() {
 		}
 		rows = append(rows, r...)
 	}
+	torch := "PyTorch not found (neither $PYTHON, python3 nor /usr/bin/python3 imports torch; Debian: apt-get install python3-torch)"
+	if v := torchVersion(); v != "" {
+		torch = "PyTorch " + v + " (" + torchOnce.python + "; OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and torch.set_num_threads set to the cores)"
+	}
+	gomlx := "GoMLX v0.26.0 (simplego backend, bench/gomlx; parallelism and GOMAXPROCS set to the cores)"
+	if _, err := gomlxPeerBinary(); err != nil {
+		gomlx = fmt.Sprintf("GoMLX not run: %v", err)
+	}
+	defer removeGomlxPeer()
+	fmt.Printf("peers: gorgonia (one goroutine's BLAS); %s; %s\n\n", torch, gomlx)
 	w := tabwriter.NewWriter(os.Stdout, 2, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "model\tbatch\tsdgo/step\tpeer/step\tpeer\tspeed-up\tsdgo allocs/step\tsdgo bytes/step\tpeak heap/step\tbudget (1.5x)\t")
+	fmt.Fprintln(w, "model\tbatch\tcores\tsdgo/step\tpeer/step\tpeer\tspeed-up\tPyTorch/step\tvs PyTorch\tGoMLX/step\tvs GoMLX\tsdgo allocs/step\tsdgo bytes/step\tpeak heap/step\tbudget (1.5x)\t")
 	for _, r := range rows {
 		peer, ratio := "-", "-"
 		if r.peer > 0 {
 			peer = r.peer.String()
-			ratio = fmt.Sprintf("%.1fx", float64(r.peer)/float64(r.sdgo))
+			ratio = fmt.Sprintf("%.2fx", float64(r.peer)/float64(r.sdgo))
+		}
+		torch, tratio := peerCells(r.torch, r.sdgo)
+		gomlx, gratio := peerCells(r.gomlx, r.sdgo)
+		cores := "-"
+		if r.threads > 0 {
+			cores = strconv.Itoa(r.threads)
 		}
 		peak, budget := "-", "-"
 		if r.peakHeap > 0 {
@@ -161,8 +196,8 @@ func main() {
 		if r.allocs >= 0 {
 			allocs, bytes = fmt.Sprintf("%.0f", r.allocs), kib(r.bytes)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%v\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.model, r.batch, r.sdgo, peer, r.peerName, ratio,
-			allocs, bytes, peak, budget)
+		fmt.Fprintf(w, "%s\t%s\t%s\t%v\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.model, r.batch, cores, r.sdgo, peer, r.peerName, ratio,
+			torch, tratio, gomlx, gratio, allocs, bytes, peak, budget)
 	}
 	w.Flush()
 	for _, r := range rows {
@@ -171,6 +206,15 @@ func main() {
 		}
 	}
 	fmt.Println()
+}
+
+// peerCells are a peer's time per step and its ratio to sdgo's, "-" when
+// the peer did not run.
+func peerCells(peer, sdgo time.Duration) (string, string) {
+	if peer <= 0 {
+		return "-", "-"
+	}
+	return peer.String(), fmt.Sprintf("%.2fx", float64(peer)/float64(sdgo))
 }
 
 func mib(b int64) string   { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
@@ -209,19 +253,34 @@ func median(rounds, steps int, f func() error) (time.Duration, error) {
 // alternating rounds, so that both see the same load, and returns each
 // one's median time per step.
 func interleaved(rounds, stepsA, stepsB int, a, b func() error) (ta, tb time.Duration, err error) {
-	var as, bs []time.Duration
-	for r := 0; r < rounds; r++ {
-		t, err := median(1, stepsA, a)
-		if err != nil {
-			return 0, 0, err
-		}
-		as = append(as, t)
-		if t, err = median(1, stepsB, b); err != nil {
-			return 0, 0, err
-		}
-		bs = append(bs, t)
+	ts, err := interleavedN(rounds,
+		func() (time.Duration, error) { return median(1, stepsA, a) },
+		func() (time.Duration, error) { return median(1, stepsB, b) })
+	if err != nil {
+		return 0, 0, err
 	}
-	return med(as), med(bs), nil
+	return ts[0], ts[1], nil
+}
+
+// interleavedN runs each of runs (one timing round, returning its time per
+// step) once a round, in turn, for rounds rounds, so that every engine sees
+// the same load, and returns each one's median.
+func interleavedN(rounds int, runs ...func() (time.Duration, error)) ([]time.Duration, error) {
+	ts := make([][]time.Duration, len(runs))
+	for r := 0; r < rounds; r++ {
+		for i, run := range runs {
+			t, err := run()
+			if err != nil {
+				return nil, err
+			}
+			ts[i] = append(ts[i], t)
+		}
+	}
+	meds := make([]time.Duration, len(runs))
+	for i := range ts {
+		meds[i] = med(ts[i])
+	}
+	return meds, nil
 }
 
 // med is the median of ts (the upper one of an even count).

@@ -63,6 +63,14 @@ func TestInterleaved(t *testing.T) {
 		t.Errorf("%v, calls %v", err, calls)
 	}
 	calls = nil
+	run := func(name string) func() (time.Duration, error) {
+		return func() (time.Duration, error) { calls = append(calls, name); return time.Duration(len(calls)), nil }
+	}
+	if ts, err := interleavedN(3, run("a"), run("b"), run("c")); err != nil || !slices.Equal(calls, []string{"a", "b", "c", "a", "b", "c", "a", "b", "c"}) ||
+		!slices.Equal(ts, []time.Duration{4, 5, 6}) {
+		t.Errorf("interleavedN: %v %v, calls %v", ts, err, calls)
+	}
+	calls = nil
 	fail := func() error { calls = append(calls, "b"); return errors.New("boom") }
 	if _, _, err := interleaved(2, 1, 1, f("a"), fail); err == nil || !slices.Equal(calls, []string{"a", "b"}) {
 		t.Errorf("%v, calls %v", err, calls)
@@ -75,11 +83,11 @@ func TestInterleaved(t *testing.T) {
 // run, and arguments that are not flags, which would stop flag parsing and
 // leave the flags after them silently ignored.
 func TestParseFlags(t *testing.T) {
-	o, err := parseFlags([]string{"-rounds", "3", "-steps", "2", "-models", "chain50, views", "-long", "0"})
-	if err != nil || o.rounds != 3 || o.steps != 2 || o.long != 0 || !slices.Equal(o.models, []string{"chain50", "views"}) {
+	o, err := parseFlags([]string{"-rounds", "3", "-steps", "2", "-models", "chain50, views", "-long", "0", "-threads", "2, 1"})
+	if err != nil || o.rounds != 3 || o.steps != 2 || o.long != 0 || !slices.Equal(o.models, []string{"chain50", "views"}) || !slices.Equal(o.threads, []int{2, 1}) {
 		t.Errorf("good flags: %+v, %v", o, err)
 	}
-	if o, err := parseFlags(nil); err != nil || len(o.models) != 5 || o.long != 1000 {
+	if o, err := parseFlags(nil); err != nil || len(o.models) != 5 || o.long != 1000 || !slices.Equal(o.threads, []int{1, 2}) {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 	for _, c := range []struct {
@@ -95,6 +103,8 @@ func TestParseFlags(t *testing.T) {
 		{[]string{"-models", ""}, "no model"},
 		{[]string{"chain50", "-rounds", "1"}, `"chain50"`},
 		{[]string{"-nosuchflag"}, "nosuchflag"},
+		{[]string{"-threads", "0"}, "-threads"},
+		{[]string{"-threads", "1,two"}, "-threads"},
 	} {
 		if _, err := parseFlags(c.args); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want one mentioning %s", c.args, err, c.want)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"time"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -180,7 +181,7 @@ type heapListener struct{ h *heapSampler }
 func (l heapListener) PreOp(*exec.OpEvent) error  { return nil }
 func (l heapListener) PostOp(*exec.OpEvent) error { l.h.sample(); return nil }
 
-func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
+func mlpBench(f64 bool, o options) ([]result, error) {
 	dt := ndarray.Float32
 	if f64 {
 		dt = ndarray.Float64
@@ -199,68 +200,171 @@ func mlpBench(f64 bool, rounds, steps, long int) ([]result, error) {
 	hs := newHeapSampler()
 	liveHeap()
 	hs.sample()
-	hl := heapListener{hs}
-	tr.Session().AddListener(hl)
+	tr.Session().AddListener(heapListener{hs})
 	if err := step(); err != nil {
 		return nil, err
 	}
 	peak := int64(hs.max) - base
-	// The listener stays; it costs a metrics read per op, so time a
-	// separate trainer.
-	tr, b, err = sdgoMLP(dt)
-	if err != nil {
-		return nil, err
+	var rows []result
+	for _, threads := range o.threads {
+		r, err := mlpTimes(dt, threads, o)
+		if err != nil {
+			return nil, err
+		}
+		r.peakHeap, r.budget = peak, mlpBudget(dt)
+		rows = append(rows, r)
 	}
-	// Both engines start from the same parameters: their first losses
+	if o.long > 0 {
+		note, err := mlpLongRun(dt, o.long)
+		if err != nil {
+			return nil, err
+		}
+		rows[len(rows)-1].note = note
+	}
+	return rows, nil
+}
+
+// mlpTimes times a training step of the MLP in sdgo and its peers, on
+// threads cores (GOMAXPROCS for the Go engines, torch's and OpenBLAS's
+// thread counts for PyTorch), in alternating rounds.
+func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
+	tr, b, err := sdgoMLP(dt)
+	if err != nil {
+		return result{}, err
+	}
+	step := func() error { _, err := tr.Step(b); return err }
+	// Every engine starts from the same parameters: their first losses
 	// must agree, or the times compare different computations.
 	gm, err := newGorgoniaMLP(dt, tr.Session().Graph())
 	if err != nil {
-		return nil, err
+		return result{}, err
+	}
+	var tp *childPeer
+	if torchVersion() != "" {
+		arrays, err := mlpArrays(dt, tr.Session().Graph())
+		if err != nil {
+			return result{}, err
+		}
+		if tp, err = startTorch("mlp", dt, threads, arrays); err != nil {
+			return result{}, err
+		}
+		defer tp.close()
+	}
+	var xp *childPeer
+	if _, err := gomlxPeerBinary(); err == nil {
+		arrays, err := mlpArrays(dt, tr.Session().Graph())
+		if err != nil {
+			return result{}, err
+		}
+		if xp, err = startGomlx("mlp", dt, threads, arrays); err != nil {
+			return result{}, err
+		}
+		defer xp.close()
 	}
 	loss, err := tr.Step(b)
 	if err != nil {
-		return nil, err
+		return result{}, err
 	}
 	if err := gm.step(); err != nil {
-		return nil, err
+		return result{}, err
 	}
 	if err := sameLoss(dt, loss, gm.lastLoss); err != nil {
-		return nil, err
+		return result{}, err
+	}
+	for _, p := range []*childPeer{tp, xp} {
+		if p != nil {
+			if err := closeLoss(dt, p.name, loss, p.firstLoss); err != nil {
+				return result{}, err
+			}
+		}
 	}
 	if err := warmUp(3, step); err != nil {
-		return nil, err
+		return result{}, err
 	}
-	allocs, bytes, err := allocsPerStep(steps, step)
+	allocs, bytes, err := allocsPerStep(o.steps, step)
 	if err != nil {
-		return nil, err
+		return result{}, err
 	}
 	if err := warmUp(2, gm.step); err != nil {
-		return nil, err
+		return result{}, err
 	}
-	st, gt, err := interleaved(rounds, steps, max(steps/4, 2), step, gm.step)
+	runs := []func() (time.Duration, error){
+		func() (time.Duration, error) { return median(1, o.steps, step) },
+		func() (time.Duration, error) { return median(1, max(o.steps/4, 2), gm.step) },
+	}
+	var times []*time.Duration
+	r := result{model: "mlp-" + dt.String(), batch: fmt.Sprint(batch), threads: threads, peerName: "gorgonia", allocs: allocs, bytes: bytes}
+	// GoMLX's steps take seconds (see bench/gomlx), so it runs a tenth of
+	// the steps in a round.
+	for _, p := range []struct {
+		peer  *childPeer
+		t     *time.Duration
+		steps int
+	}{{tp, &r.torch, o.steps}, {xp, &r.gomlx, max(o.steps/10, 1)}} {
+		if p.peer == nil {
+			continue
+		}
+		if _, err := p.peer.round(1); err != nil { // warm-up
+			return result{}, err
+		}
+		runs = append(runs, func() (time.Duration, error) { return p.peer.round(p.steps) })
+		times = append(times, p.t)
+	}
+	ts, err := interleavedN(o.rounds, runs...)
 	if err != nil {
-		return nil, err
+		return result{}, err
 	}
-	res := result{model: "mlp-" + dt.String(), batch: fmt.Sprint(batch), sdgo: st, peer: gt, peerName: "gorgonia",
-		allocs: allocs, bytes: bytes, peakHeap: peak, budget: mlpBudget(dt)}
-	if long > 0 {
-		for i := 0; i < 100; i++ {
-			if err := step(); err != nil {
+	r.sdgo, r.peer = ts[0], ts[1]
+	for i, t := range times {
+		*t = ts[2+i]
+	}
+	return r, nil
+}
+
+// mlpArrays returns the batch and g's initial parameters by the names
+// torch_peer.py reads.
+func mlpArrays(dt ndarray.DType, g *graph.Graph) (map[string]*ndarray.Array, error) {
+	x, y := mlpData(dt)
+	m := map[string]*ndarray.Array{"x": x, "y": y}
+	for i := range layers {
+		for _, n := range []string{fmt.Sprintf("w%d", i), fmt.Sprintf("b%d", i)} {
+			v, ok := g.Variable(n)
+			if !ok {
+				return nil, fmt.Errorf("mlp: sdgo's graph has no %q", n)
+			}
+			c, err := ndarray.Copy(v.Value())
+			if err != nil {
 				return nil, err
 			}
+			m[n] = c
 		}
-		h100 := liveHeap()
-		runtime.KeepAlive(tr)
-		for i := 100; i < long; i++ {
-			if err := step(); err != nil {
-				return nil, err
-			}
-		}
-		h1000 := liveHeap()
-		runtime.KeepAlive(tr) // the heap measured must include the model
-		res.note = fmt.Sprintf("live heap after 100 steps %s, after %d steps %s (growth %+.1f KiB)\n", mib(h100), long, mib(h1000), float64(h1000-h100)/1024)
 	}
-	return []result{res}, nil
+	return m, nil
+}
+
+// mlpLongRun checks that the heap does not grow over long steps.
+func mlpLongRun(dt ndarray.DType, long int) (string, error) {
+	tr, b, err := sdgoMLP(dt)
+	if err != nil {
+		return "", err
+	}
+	step := func() error { _, err := tr.Step(b); return err }
+	for i := 0; i < 100; i++ {
+		if err := step(); err != nil {
+			return "", err
+		}
+	}
+	h100 := liveHeap()
+	runtime.KeepAlive(tr)
+	for i := 100; i < long; i++ {
+		if err := step(); err != nil {
+			return "", err
+		}
+	}
+	h1000 := liveHeap()
+	runtime.KeepAlive(tr) // the heap measured must include the model
+	return fmt.Sprintf("live heap after 100 steps %s, after %d steps %s (growth %+.1f KiB)\n", mib(h100), long, mib(h1000), float64(h1000-h100)/1024), nil
 }
 
 // sameLoss checks sdgo's loss against gorgonia's on the same parameters and
@@ -275,12 +379,18 @@ func sameLoss(dt ndarray.DType, sdgo float64, v G.Value) error {
 	default:
 		return fmt.Errorf("mlp-%v: gorgonia's loss is %T, not a scalar", dt, v)
 	}
+	return closeLoss(dt, "gorgonia", sdgo, peer)
+}
+
+// closeLoss checks sdgo's first loss against a peer's, to the precision
+// of dt's arithmetic.
+func closeLoss(dt ndarray.DType, name string, sdgo, peer float64) error {
 	tol := 1e-5
 	if dt == ndarray.Float64 {
 		tol = 1e-10
 	}
 	if math.IsNaN(sdgo) || math.IsInf(sdgo, 0) || math.Abs(sdgo-peer) > tol*math.Max(1, math.Abs(peer)) {
-		return fmt.Errorf("mlp-%v: the first step's loss is %v in sdgo and %v in gorgonia, from the same parameters", dt, sdgo, peer)
+		return fmt.Errorf("mlp-%v: the first step's loss is %v in sdgo and %v in %s, from the same parameters", dt, sdgo, peer, name)
 	}
 	return nil
 }

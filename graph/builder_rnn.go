@@ -1,8 +1,13 @@
 package graph
 
-import "github.com/sdgo/sdgo/ops"
+import (
+	"fmt"
 
-// Builder methods of SameDiff's recurrent ops (ops/rnn_cell.go).
+	"github.com/sdgo/sdgo/ops"
+)
+
+// Builder methods of SameDiff's recurrent ops (ops/rnn.go, ops/rnn_cell.go,
+// ops/rnn_sru.go, ops/rnn_block.go).
 
 // RNN groups the recurrent-network functions: g.RNN().GRUCell(...).
 func (g *Graph) RNN() RNN { return RNN{g} }
@@ -112,4 +117,90 @@ type GRUSequenceWeights struct {
 // Its gradient is libnd4j's gru_bp: backpropagation through time in one op.
 func (r RNN) GRU(x, hI *Variable, w GRUSequenceWeights) *Variable {
 	return r.g.Apply("gru", ops.Args{}, x, hI, w.Wx, w.Wh, w.B)
+}
+
+// LSTMBlockFormat is the layout of lstmBlock's input and outputs
+// (libnd4j's RnnDataFormat, lstmBlock's int arg 1).
+type LSTMBlockFormat int
+
+const (
+	// LSTMBlockTNS is [time, batch, size], the default.
+	LSTMBlockTNS LSTMBlockFormat = iota
+	// LSTMBlockNST is [batch, size, time].
+	LSTMBlockNST
+	// LSTMBlockNTS is [batch, time, size] (TensorFlow's time_major=false).
+	LSTMBlockNTS
+)
+
+// LSTMBlockConfig holds lstmBlock's options.
+type LSTMBlockConfig struct {
+	// LSTMCellConfig holds the step's options: Peephole (default false),
+	// ForgetBias (default 0), CellClip (default 0: no clipping).
+	LSTMCellConfig
+	// DataFormat is the layout of x and of the outputs. Default
+	// LSTMBlockTNS.
+	DataFormat LSTMBlockFormat
+	// MaxTSLength is a scalar: the number of steps run, from 0 to x's
+	// length; later steps' outputs are zero. Default nil: every step (x's
+	// length along its time axis, read when the graph runs).
+	MaxTSLength *Variable
+}
+
+// LSTMBlock runs lstmBlockCell's step (see LSTMCell) over the sequence x
+// (op lstmBlock, SameDiff's SDRNN.lstmblock) from the initial cell state
+// cLast and output yLast [batch, nOut]. x is [time, batch, nIn] or as
+// cfg.DataFormat says; each output holds every step's value of that
+// output, in x's layout with nOut for nIn. Its gradient is
+// backpropagation through time in one op (lstmBlock_bp).
+func (r RNN) LSTMBlock(x, cLast, yLast *Variable, w LSTMWeights, cfg LSTMBlockConfig) LSTMCellOutputs {
+	all := func(v *Variable) LSTMCellOutputs { return LSTMCellOutputs{v, v, v, v, v, v, v} }
+	for _, v := range []*Variable{x, cLast, yLast, w.W, w.Wci, w.Wcf, w.Wco, w.B, cfg.MaxTSLength} {
+		if v != nil && v.err != nil {
+			return all(v)
+		}
+	}
+	if cfg.DataFormat < LSTMBlockTNS || cfg.DataFormat > LSTMBlockNTS {
+		return all(r.g.fail(fmt.Errorf("lstmBlock: data format %d; want LSTMBlockTNS, LSTMBlockNST or LSTMBlockNTS", cfg.DataFormat)))
+	}
+	steps := cfg.MaxTSLength
+	if steps == nil {
+		steps = r.g.Apply("size_at", ops.Args{I: []int64{[3]int64{0, 2, 1}[cfg.DataFormat]}}, x)
+		if steps.err != nil {
+			return all(steps)
+		}
+	}
+	args := ops.Args{I: []int64{b2i(cfg.Peephole), int64(cfg.DataFormat)}, F: []float64{cfg.ForgetBias, cfg.CellClip}}
+	outs, err := r.g.Op("lstmBlock", args, steps, x, cLast, yLast, w.W, w.Wci, w.Wcf, w.Wco, w.B)
+	if err != nil {
+		return all(r.g.fail(err))
+	}
+	return LSTMCellOutputs{outs[0], outs[1], outs[2], outs[3], outs[4], outs[5], outs[6]}
+}
+
+// SRUWeights are the whole-sequence SRU's parameters (SameDiff's
+// SRUWeights): W [3K, K] (row blocks: candidate, forget gate, reset gate)
+// and B [2K] (forget then reset biases).
+type SRUWeights struct {
+	W, B *Variable
+}
+
+// SRUConfig holds sru's options.
+type SRUConfig struct {
+	// Mask [batch, K] multiplies x at every step (a dropout mask).
+	// Default nil: no mask.
+	Mask *Variable
+}
+
+// SRU runs the simple recurrent unit over x [batch, K, time] from the
+// initial cell state c0 [batch, K] (op sru) and returns every step's
+// output h and cell state c, both [batch, K, time]. Per step, with x_t
+// masked: z = x_t·Wᵀ, f = σ(z_f + B_f), r = σ(z_r + B_r),
+// c_t = f∘c_{t-1} + (1 - f)∘z_c, h_t = r∘tanh(c_t) + (1 - r)∘x_t. Its
+// gradient is backpropagation through time in one op (sru_bp).
+func (r RNN) SRU(x, c0 *Variable, w SRUWeights, cfg SRUConfig) (h, c *Variable) {
+	in := []*Variable{x, w.W, w.B, c0}
+	if cfg.Mask != nil {
+		in = append(in, cfg.Mask)
+	}
+	return r.g.twoOutputs("sru", ops.Args{}, in...)
 }

@@ -186,14 +186,7 @@ var gruCellOp = Register(&Def{
 		return []*ndarray.Array{s.r, s.u, s.c, s.h}, nil
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append([]Value(nil), n.In...)
-		for i := range 4 {
-			g := d[i]
-			if g == nil {
-				g = op1(b, "zeros_as", Args{}, n.Out[i])
-			}
-			in = append(in, g)
-		}
+		in := append(append([]Value(nil), n.In...), outGrads(b, n, d, 4)...)
 		return b.Op("gruCell_bp", Args{}, in...)
 	},
 })
@@ -527,14 +520,7 @@ var lstmBlockCellOp = Register(&Def{
 		return s.out[:], nil
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append([]Value(nil), n.In...)
-		for i := range 7 {
-			g := d[i]
-			if g == nil {
-				g = op1(b, "zeros_as", Args{}, n.Out[i])
-			}
-			in = append(in, g)
-		}
+		in := append(append([]Value(nil), n.In...), outGrads(b, n, d, 7)...)
 		return b.Op("lstmBlockCell_bp", n.Args.Clone(), in...)
 	},
 })
@@ -670,3 +656,16 @@ var lstmBlockCellBpOp = Register(&Def{
 		return lstmCellBackward[float64](c, "lstmBlockCell_bp", in, p)
 	},
 })
+
+// outGrads returns the gradients of the recurrent op n's first k outputs,
+// zeros for those no path reaches: the cells' and sequences' backprop ops
+// take them all.
+func outGrads(b GradBuilder, n GradNode, d []Value, k int) []Value {
+	g := make([]Value, k)
+	for i := range g {
+		if g[i] = d[i]; g[i] == nil {
+			g[i] = op1(b, "zeros_as", Args{}, n.Out[i])
+		}
+	}
+	return g
+}

@@ -6,8 +6,8 @@ import (
 	"github.com/sdgo/sdgo/ndarray"
 )
 
-// SameDiff's SRU ops (SDRNN): sruCell, with the backprop op its gradient
-// rule calls.
+// SameDiff's SRU ops (SDRNN): sruCell and sru (sruCell's step over a
+// sequence), with the backprop ops their gradient rules call.
 
 // sruCellDims checks sruCell's inputs (xt, ct_1, w, b) and returns bS, K.
 func sruCellDims(name string, in []Info) (bS, k int, err error) {
@@ -131,14 +131,7 @@ var sruCellOp = Register(&Def{
 		return sruCellRun[float64](c, in, bS, k)
 	},
 	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		in := append([]Value(nil), n.In...)
-		for i := range 2 {
-			g := d[i]
-			if g == nil {
-				g = op1(b, "zeros_as", Args{}, n.Out[i])
-			}
-			in = append(in, g)
-		}
+		in := append(append([]Value(nil), n.In...), outGrads(b, n, d, 2)...)
 		return b.Op("sruCell_bp", Args{}, in...)
 	},
 })
@@ -244,5 +237,351 @@ var sruCellBpOp = Register(&Def{
 			return sruCellBackward[float32](c, in, bS, k)
 		}
 		return sruCellBackward[float64](c, in, bS, k)
+	},
+})
+
+// sruDims checks sru's inputs x [batch, K, time], w [3K, K], b [2K], c0
+// [batch, K] and the optional mask [batch, K] as far as they are known,
+// and returns batch, K and time (-1 where unknown).
+func sruDims(name string, in []Info) (bS, k, sL int, err error) {
+	for i, v := range in {
+		if err := needFloat(name, v); err != nil {
+			return 0, 0, 0, err
+		}
+		if v.DType != in[0].DType {
+			return 0, 0, 0, fmt.Errorf("%s: input %d is %v, x %v; they must have one dtype", name, i, v.DType, in[0].DType)
+		}
+	}
+	if in[0].UnknownRank {
+		return -1, -1, -1, nil
+	}
+	x := in[0].Shape
+	if len(x) != 3 {
+		return 0, 0, 0, fmt.Errorf("%s: x has shape %v; want [batch, inSize, time]", name, x)
+	}
+	bS, k, sL = x[0], x[1], x[2]
+	fit := func(a, b int) bool { return a < 0 || b < 0 || a == b }
+	mul := func(m int) int {
+		if k < 0 {
+			return -1
+		}
+		return m * k
+	}
+	check := func(what string, v Info, want ...int) error {
+		if v.UnknownRank {
+			return nil
+		}
+		ok := len(v.Shape) == len(want)
+		for i := 0; ok && i < len(want); i++ {
+			ok = fit(v.Shape[i], want[i])
+		}
+		if !ok {
+			return fmt.Errorf("%s: %s has shape %v; want %v (x %v: batch, inSize, time)", name, what, v.Shape, want, x)
+		}
+		return nil
+	}
+	errs := []error{
+		check("w (weights)", in[1], mul(3), k),
+		check("b (forget and reset biases)", in[2], mul(2)),
+		check("c0 (initial cell state)", in[3], bS, k),
+	}
+	if len(in) > 4 {
+		errs = append(errs, check("the mask", in[4], bS, k))
+	}
+	for _, e := range errs {
+		if e != nil {
+			return 0, 0, 0, e
+		}
+	}
+	if bS < 0 && !in[3].UnknownRank {
+		bS = in[3].Shape[0]
+	}
+	return bS, k, sL, nil
+}
+
+func sruArrays(name string, in []*ndarray.Array) (bS, k, sL int, err error) {
+	info := make([]Info, len(in))
+	for i, a := range in {
+		info[i] = Info{DType: a.DType(), Shape: a.Shape()}
+	}
+	return sruDims(name, info)
+}
+
+// sruPrep returns sru's input time-major [time, batch, K] with the mask
+// applied, and the weights transposed to sruCell's [K, 3K], from c's pool.
+func sruPrep[T float32 | float64](c *Ctx, name string, x, w, mask *ndarray.Array) (xs, wT *ndarray.Array, err error) {
+	xs, err = timeMajor(c, name, x, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	if mask != nil {
+		m := ndarray.Values[T](mask)
+		v := ndarray.Raw[T](xs)[:xs.Size()]
+		for i := range v {
+			v[i] *= m[i%len(m)]
+		}
+	}
+	if wT, err = permuted(c, name, w, []int{1, 0}); err != nil {
+		c.Release(xs)
+		return nil, nil, err
+	}
+	return xs, wT, nil
+}
+
+// sruRun runs sruCell's step over the time-major masked input xs and
+// returns h and c, time-major, from c's pool.
+func sruRun[T float32 | float64](ctx *Ctx, name string, xs, wT, b, c0 *ndarray.Array, bS, k, sL int) (hs, cs *ndarray.Array, err error) {
+	dt := xs.DType()
+	n := bS * k
+	hs, cs = ctx.Alloc(dt, []int{sL, bS, k}), ctx.Alloc(dt, []int{sL, bS, k})
+	hv, cv, xv := ndarray.Raw[T](hs)[:sL*n], ndarray.Raw[T](cs)[:sL*n], ndarray.Raw[T](xs)[:sL*n]
+	prev := c0
+	for t := range sL {
+		xt := ndarray.Must(ndarray.Wrap(xv[t*n:(t+1)*n], bS, k))
+		h, c, f, r, z, err := sruCellForward[T](ctx, name, []*ndarray.Array{xt, prev, wT, b}, bS, k)
+		if err != nil {
+			ctx.Release(hs)
+			ctx.Release(cs)
+			return nil, nil, err
+		}
+		copy(hv[t*n:(t+1)*n], ndarray.Raw[T](h)[:n])
+		copy(cv[t*n:(t+1)*n], ndarray.Raw[T](c)[:n])
+		for _, a := range []*ndarray.Array{h, c, f, r, z} {
+			ctx.Release(a)
+		}
+		prev = ndarray.Must(ndarray.Wrap(cv[t*n:(t+1)*n], bS, k))
+	}
+	return hs, cs, nil
+}
+
+func sruForwardRun[T float32 | float64](c *Ctx, in []*ndarray.Array, bS, k, sL int) ([]*ndarray.Array, error) {
+	const name = "sru"
+	var mask *ndarray.Array
+	if len(in) > 4 {
+		mask = in[4]
+	}
+	xs, wT, err := sruPrep[T](c, name, in[0], in[1], mask)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release(xs)
+	defer c.Release(wT)
+	hs, cs, err := sruRun[T](c, name, xs, wT, in[2], in[3], bS, k, sL)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Release(hs)
+	defer c.Release(cs)
+	h, err := fromTimeMajor(c, name, hs, 1)
+	if err != nil {
+		return nil, err
+	}
+	cc, err := fromTimeMajor(c, name, cs, 1)
+	if err != nil {
+		c.Release(h)
+		return nil, err
+	}
+	return []*ndarray.Array{h, cc}, nil
+}
+
+// sruOp is libnd4j's sru, the simple recurrent unit over a sequence:
+// inputs x [batch, K, time], w [3K, K] (row blocks: candidate, forget
+// gate, reset gate), b [2K] (forget then reset biases), the initial cell
+// state c0 [batch, K] and an optional mask [batch, K] that multiplies x
+// at every step (dropout); no arguments. Each step is sruCell's with wᵀ:
+// z = x_t·wᵀ, f = σ(z_f + b_f), r = σ(z_r + b_r),
+// c_t = f∘c_{t-1} + (1 - f)∘z_c, h_t = r∘tanh(c_t) + (1 - r)∘x_t. Outputs
+// h and c of every step, [batch, K, time].
+var sruOp = Register(&Def{
+	Name: "sru", Type: Custom, MinIn: 4, MaxIn: 5,
+	Doc: "simple recurrent unit over a sequence: h and c [batch, K, time] for x, w [3K, K], b [2K], c0 and an optional mask",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		bS, k, sL, err := sruDims("sru", in)
+		if err != nil {
+			return nil, err
+		}
+		if in[0].UnknownRank {
+			return infos(Info{DType: in[0].DType, UnknownRank: true}, Info{DType: in[0].DType, UnknownRank: true}), nil
+		}
+		o := Info{DType: in[0].DType, Shape: []int{bS, k, sL}}
+		return infos(o, o), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		bS, k, sL, err := sruArrays("sru", in)
+		if err != nil {
+			return nil, err
+		}
+		if in[0].DType() == ndarray.Float32 {
+			return sruForwardRun[float32](c, in, bS, k, sL)
+		}
+		return sruForwardRun[float64](c, in, bS, k, sL)
+	},
+	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+		g := outGrads(b, n, d, 2)
+		in := append(append([]Value(nil), n.In[:4]...), n.Out[1], g[1], g[0])
+		return b.Op("sru_bp", Args{}, append(in, n.In[4:]...)...)
+	},
+})
+
+// sruBackward is backpropagation through time with sruCell_bp's step,
+// from the last step to the first.
+func sruBackward[T float32 | float64](ctx *Ctx, in []*ndarray.Array, bS, k, sL int) ([]*ndarray.Array, error) {
+	const name = "sru_bp"
+	var mask *ndarray.Array
+	if len(in) > 7 {
+		mask = in[7]
+	}
+	xs, wT, err := sruPrep[T](ctx, name, in[0], in[1], mask)
+	if err != nil {
+		return nil, err
+	}
+	defer ctx.Release(xs)
+	defer ctx.Release(wT)
+	var tm []*ndarray.Array
+	defer func() {
+		for _, a := range tm {
+			ctx.Release(a)
+		}
+	}()
+	for _, i := range []int{4, 6, 5} {
+		if i == 5 && in[5].Rank() == 2 {
+			break
+		}
+		a, err := timeMajor(ctx, name, in[i], 1)
+		if err != nil {
+			return nil, err
+		}
+		tm = append(tm, a)
+	}
+	dt := xs.DType()
+	n := bS * k
+	xv, cv, gh := ndarray.Raw[T](xs)[:sL*n], ndarray.Raw[T](tm[0])[:sL*n], ndarray.Raw[T](tm[1])[:sL*n]
+	var gc []T
+	if len(tm) > 2 {
+		gc = ndarray.Raw[T](tm[2])[:sL*n]
+	}
+	dxs := ctx.Alloc(dt, []int{sL, bS, k})
+	defer ctx.Release(dxs)
+	dx := ndarray.Raw[T](dxs)[:sL*n]
+	dwT, db := make([]T, 3*k*k), make([]T, 2*k)
+	carry := make([]T, n)
+	if gc == nil {
+		copy(carry, ndarray.Values[T](in[5]))
+	}
+	wrap := func(v []T) *ndarray.Array { return ndarray.Must(ndarray.Wrap(v, bS, k)) }
+	for t := sL - 1; t >= 0; t-- {
+		prev := in[3]
+		if t > 0 {
+			prev = wrap(cv[(t-1)*n : t*n])
+		}
+		dc := carry
+		if gc != nil {
+			dc = addInto(make([]T, n), gc[t*n:(t+1)*n], carry)
+		}
+		d, err := sruCellBackward[T](ctx, []*ndarray.Array{wrap(xv[t*n : (t+1)*n]), prev, wT, in[2], wrap(gh[t*n : (t+1)*n]), wrap(dc)}, bS, k)
+		if err != nil {
+			return nil, err
+		}
+		copy(dx[t*n:(t+1)*n], ndarray.Raw[T](d[0])[:n])
+		copy(carry, ndarray.Raw[T](d[1])[:n])
+		addInto(dwT, dwT, ndarray.Raw[T](d[2])[:len(dwT)])
+		addInto(db, db, ndarray.Raw[T](d[3])[:len(db)])
+		for _, a := range d {
+			ctx.Release(a)
+		}
+	}
+	out := make([]*ndarray.Array, 4, 5)
+	if mask != nil {
+		// x·mask's gradient dx: x's is dx·mask, the mask's Σ_t dx·x.
+		m, x := ndarray.Values[T](mask), ndarray.Values[T](in[0])
+		dm := ctx.Alloc(dt, mask.Shape())
+		dms := ndarray.Raw[T](dm)[:n]
+		clear(dms)
+		for e := range n {
+			for t := range sL {
+				dms[e] += dx[t*n+e] * x[e*sL+t]
+				dx[t*n+e] *= m[e]
+			}
+		}
+		out = append(out, dm)
+	}
+	fail := func(err error) ([]*ndarray.Array, error) {
+		for _, a := range out {
+			if a != nil {
+				ctx.Release(a)
+			}
+		}
+		return nil, err
+	}
+	if out[0], err = fromTimeMajor(ctx, name, dxs, 1); err != nil {
+		return fail(err)
+	}
+	out[1] = ctx.Alloc(dt, []int{3 * k, k})
+	ws := ndarray.Raw[T](out[1])[:3*k*k]
+	for i := range k {
+		for j := range 3 * k {
+			ws[j*k+i] = dwT[i*3*k+j]
+		}
+	}
+	out[2], out[3] = ctx.Alloc(dt, []int{2 * k}), ctx.Alloc(dt, []int{bS, k})
+	copy(ndarray.Raw[T](out[2])[:2*k], db)
+	copy(ndarray.Raw[T](out[3])[:n], carry)
+	return out, nil
+}
+
+// sruBpOp is the backprop op of sru, in libnd4j's sru_bp input layout: x,
+// w, b, c0, the cell states c sru returned [batch, K, time], the gradient
+// of c, the gradient of h [batch, K, time] and the optional mask. Outputs
+// the gradients of x, w [3K, K], b [2K], c0 and, with a mask, the mask.
+// The gradient of c is that of every step's state [batch, K, time] or, as
+// in libnd4j, that of the last state only [batch, K]. libnd4j's own sru_bp
+// returns w's gradient per example [batch, 3K, K] and b's as [1, 2K]; no
+// SameDiff file names sru_bp (Java has no class for it), so sdgo returns
+// the gradients in the inputs' shapes.
+var sruBpOp = Register(&Def{
+	Name: "sru_bp", Type: Custom, MinIn: 7, MaxIn: 8,
+	Doc: "gradient of sru for x, w, b, c0, its states c, the gradients of c and h, and the optional mask",
+	Infer: func(in []Info, _ *Args) ([]Info, error) {
+		const name = "sru_bp"
+		fwd := append(append([]Info(nil), in[:4]...), in[7:]...)
+		bS, k, sL, err := sruDims(name, fwd)
+		if err != nil {
+			return nil, err
+		}
+		if !in[0].UnknownRank {
+			o := Info{DType: in[0].DType, Shape: []int{bS, k, sL}}
+			for _, i := range []int{4, 6} {
+				if err := sameShapeGrad(name, o, in[i]); err != nil {
+					return nil, err
+				}
+			}
+			if !in[5].UnknownRank && len(in[5].Shape) == 2 {
+				o.Shape = o.Shape[:2]
+			}
+			if err := sameShapeGrad(name, o, in[5]); err != nil {
+				return nil, err
+			}
+		}
+		return sameInfos(fwd, len(fwd)), nil
+	},
+	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		const name = "sru_bp"
+		fwd := append(append([]*ndarray.Array(nil), in[:4]...), in[7:]...)
+		bS, k, sL, err := sruArrays(name, fwd)
+		if err != nil {
+			return nil, err
+		}
+		seq := []int{bS, k, sL}
+		for _, i := range []int{4, 5, 6} {
+			a := in[i]
+			if a.DType() != in[0].DType() || !ndarray.SameShape(a.Shape(), seq) && (i != 5 || !ndarray.SameShape(a.Shape(), seq[:2])) {
+				what := [3]string{"the cell states", "the gradient of c", "the gradient of h"}[i-4]
+				return nil, fmt.Errorf("%s: %s is %v%v; want %v%v", name, what, a.DType(), a.Shape(), in[0].DType(), seq)
+			}
+		}
+		if in[0].DType() == ndarray.Float32 {
+			return sruBackward[float32](c, in, bS, k, sL)
+		}
+		return sruBackward[float64](c, in, bS, k, sL)
 	},
 })

@@ -512,3 +512,16 @@ func TestConfigJSONRefusesWhatItCannotTrain(t *testing.T) {
 		}
 	}
 }
+
+// WriteCSV: a line per step with its epoch, then a line per epoch mean.
+func TestHistoryCSV(t *testing.T) {
+	h := &train.History{Loss: []float64{1.5, 1, 0.75, 0.25}, EpochLoss: []float64{1.25, 0.5}}
+	var b strings.Builder
+	if err := h.WriteCSV(&b, 2); err != nil {
+		t.Fatal(err)
+	}
+	want := "iteration,epoch,loss,epoch_mean_loss\n1,1,1.5,\n2,1,1,\n3,2,0.75,\n4,2,0.25,\n,1,,1.25\n,2,,0.5\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ndarray/npy"
 	"github.com/sdgo/sdgo/serialize"
 )
 
@@ -739,13 +740,9 @@ func arrayJSON(a *ndarray.Array) map[string]any {
 // placeholder's dtype (NumPy's default is float64; graphs are mostly
 // float32). The executor checks the shape when it takes the feed.
 func feedFromNPY(p *graph.Variable, path string) (*ndarray.Array, error) {
-	b, err := os.ReadFile(path)
+	a, err := npy.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("-feed %s: %w", p.Name(), err)
-	}
-	a, err := readNPY(b)
-	if err != nil {
-		return nil, fmt.Errorf("-feed %s: %s: %w", p.Name(), path, err)
 	}
 	if a.DType() == p.DType() {
 		return a, nil
@@ -784,7 +781,7 @@ func writeOutputsNPY(dir string, names []string, results map[string]*ndarray.Arr
 			continue
 		}
 		path := filepath.Join(dir, npyFileName(n))
-		if err := writeFile(path, func(w io.Writer) error { return writeNPY(w, a) }); err != nil {
+		if err := writeFile(path, func(w io.Writer) error { return npy.Write(w, a) }); err != nil {
 			return fmt.Errorf("output %q: %w", n, err)
 		}
 		fmt.Fprintf(stdout, "%s: wrote %s\n", n, path)

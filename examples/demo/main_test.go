@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/train"
 )
@@ -77,4 +78,26 @@ func TestUpdaterStateIsChecked(t *testing.T) {
 	if err := sameUpdaterState(g, g2); err == nil {
 		t.Error("sameUpdaterState accepts a graph without the state")
 	}
+}
+
+// buildMLP returns a 2-h-h-2 tanh MLP with a softmax cross-entropy loss
+// (a small model for the tests).
+func buildMLP(rng *rand.Rand, h int) (*graph.Graph, error) {
+	dt := ndarray.Float32
+	init := func(in, out int) *ndarray.Array {
+		return ndarray.Must(ndarray.RandNormal(rng, dt, 0, math.Sqrt(1/float64(in)), in, out))
+	}
+	zeros := func(n int) *ndarray.Array { return ndarray.Must(ndarray.Zeros(dt, n)) }
+
+	g := graph.New()
+	x := g.Placeholder("x", dt, -1, 2)
+	y := g.Placeholder("y", dt, -1, 2)
+	h1 := g.Math().Tanh(x.MatMul(g.Var("w1", init(2, h))).Add(g.Var("b1", zeros(h))))
+	h2 := g.Math().Tanh(h1.MatMul(g.Var("w2", init(h, h))).Add(g.Var("b2", zeros(h))))
+	logits := h2.MatMul(g.Var("w3", init(h, 2))).Add(g.Var("b3", zeros(2))).Named("logits")
+	loss := g.Loss().SoftmaxCrossEntropy(y, logits).Named("loss")
+	if err := g.Err(); err != nil {
+		return nil, err
+	}
+	return g, g.SetLoss(loss.Name())
 }

@@ -1,18 +1,14 @@
-package main
+package npy
 
 import (
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
-	"github.com/sdgo/sdgo/serialize"
 )
 
 // npyFile assembles a version 1.0 file from a header dict and data bytes,
@@ -29,7 +25,7 @@ func npyFile(dict string, data []byte) []byte {
 func TestWriteNPYIsWhatNumPyWrites(t *testing.T) {
 	a := ndarray.Must(ndarray.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3))
 	var got bytes.Buffer
-	if err := writeNPY(&got, a); err != nil {
+	if err := Write(&got, a); err != nil {
 		t.Fatal(err)
 	}
 	var data []byte
@@ -52,7 +48,7 @@ func TestWriteNPYIsWhatNumPyWrites(t *testing.T) {
 		{ndarray.Scalar(true), "{'descr': '|b1', 'fortran_order': False, 'shape': (), }"},
 	} {
 		var b bytes.Buffer
-		if err := writeNPY(&b, c.a); err != nil {
+		if err := Write(&b, c.a); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(b.String(), c.want) {
@@ -80,10 +76,10 @@ func TestNPYRoundTrip(t *testing.T) {
 	}
 	for _, a := range arrays {
 		var b bytes.Buffer
-		if err := writeNPY(&b, a); err != nil {
+		if err := Write(&b, a); err != nil {
 			t.Fatalf("%v%v: %v", a.DType(), a.Shape(), err)
 		}
-		back, err := readNPY(b.Bytes())
+		back, err := Decode(b.Bytes())
 		if err != nil {
 			t.Fatalf("%v%v: %v", a.DType(), a.Shape(), err)
 		}
@@ -99,10 +95,10 @@ func TestNPYRoundTrip(t *testing.T) {
 func mustReadBack(t *testing.T, a *ndarray.Array) *ndarray.Array {
 	t.Helper()
 	var b bytes.Buffer
-	if err := writeNPY(&b, a); err != nil {
+	if err := Write(&b, a); err != nil {
 		t.Fatal(err)
 	}
-	back, err := readNPY(b.Bytes())
+	back, err := Decode(b.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +112,7 @@ func TestReadNPYVariants(t *testing.T) {
 	for _, v := range []float64{1, -2.5} {
 		be = binary.BigEndian.AppendUint64(be, math.Float64bits(v))
 	}
-	a, err := readNPY(npyFile("{'descr': '>f8', 'fortran_order': False, 'shape': (2L,), }", be))
+	a, err := Decode(npyFile("{'descr': '>f8', 'fortran_order': False, 'shape': (2L,), }", be))
 	if err != nil || a.DType() != ndarray.Float64 || a.Float(1) != -2.5 {
 		t.Errorf("big-endian: %v, %v", a, err)
 	}
@@ -125,7 +121,7 @@ func TestReadNPYVariants(t *testing.T) {
 	for _, v := range []int32{1, 4, 2, 5, 3, 6} {
 		col = binary.LittleEndian.AppendUint32(col, uint32(v))
 	}
-	a, err = readNPY(npyFile(`{"shape": (2, 3), "fortran_order": True, "descr": "<i4"}`, col))
+	a, err = Decode(npyFile(`{"shape": (2, 3), "fortran_order": True, "descr": "<i4"}`, col))
 	if err != nil || !ndarray.SameShape(a.Shape(), []int{2, 3}) || a.Float(0, 2) != 3 || a.Float(1, 0) != 4 {
 		t.Errorf("Fortran order: %v, %v", a, err)
 	}
@@ -134,7 +130,7 @@ func TestReadNPYVariants(t *testing.T) {
 	for _, v := range []uint16{1, 4, 2, 5, 3, 6} {
 		col16 = binary.LittleEndian.AppendUint16(col16, v)
 	}
-	a, err = readNPY(npyFile("{'descr': '<u2', 'fortran_order': True, 'shape': (2, 3), }", col16))
+	a, err = Decode(npyFile("{'descr': '<u2', 'fortran_order': True, 'shape': (2, 3), }", col16))
 	if err != nil || !a.IsPacked() || !bytes.Equal(a.Buffer().Bytes(), []byte{1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0}) {
 		t.Errorf("Fortran-ordered uint16: %v, %v", a, err)
 	}
@@ -143,7 +139,7 @@ func TestReadNPYVariants(t *testing.T) {
 	v2 := append([]byte(npyMagic), 2, 0)
 	v2 = binary.LittleEndian.AppendUint32(v2, uint32(len(hdr)))
 	v2 = append(append(v2, hdr...), col...)
-	a, err = readNPY(v2)
+	a, err = Decode(v2)
 	if err != nil || a.Size() != 6 || a.Float(1) != 4 {
 		t.Errorf("version 2.0: %v, %v", a, err)
 	}
@@ -171,13 +167,13 @@ func TestReadNPYErrors(t *testing.T) {
 		{"unterminated", npyFile("{'descr': '<f8", nil), "unterminated"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := readNPY(c.file)
-			if err == nil || !errors.Is(err, errNPY) || !strings.Contains(err.Error(), c.want) {
+			_, err := Decode(c.file)
+			if err == nil || !errors.Is(err, ErrFormat) || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want one containing %q", err, c.want)
 			}
 		})
 	}
-	if err := writeNPY(&bytes.Buffer{}, ndarray.Must(ndarray.FromStrings([]string{"a"}))); err == nil {
+	if err := Write(&bytes.Buffer{}, ndarray.Must(ndarray.FromStrings([]string{"a"}))); err == nil {
 		t.Error("wrote a string array as .npy")
 	}
 }
@@ -187,68 +183,19 @@ func FuzzReadNPY(f *testing.F) {
 	f.Add(npyFile("{'descr': '<i2', 'fortran_order': True, 'shape': (2, 1, 2), }", make([]byte, 8)))
 	f.Add(npyFile("{'descr': '|b1', 'fortran_order': False, 'shape': (), }", []byte{1}))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a, err := readNPY(b)
+		a, err := Decode(b)
 		if err != nil {
 			return
 		}
 		var out bytes.Buffer
-		if err := writeNPY(&out, a); err != nil {
+		if err := Write(&out, a); err != nil {
 			t.Fatalf("read %v%v but cannot write it: %v", a.DType(), a.Shape(), err)
 		}
-		back, err := readNPY(out.Bytes())
+		back, err := Decode(out.Bytes())
 		if err != nil || !bytes.Equal(mustBytes(back), mustBytes(a)) {
 			t.Fatalf("round trip of %v%v: %v", a.DType(), a.Shape(), err)
 		}
 	})
-}
-
-// sdgo run takes placeholder values from .npy files (cast to the
-// placeholder's dtype) and writes its outputs as .npy files.
-func TestRunNPY(t *testing.T) {
-	dir := t.TempDir()
-	in0 := filepath.Join(dir, "in0.npy")
-	f, err := os.Create(in0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// float64 on purpose: numpy's default; the placeholder is float32.
-	if err := writeNPY(f, ndarray.Must(ndarray.FromSlice([]float64{1, 2, 3, 4}, 2, 2))); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	outDir := filepath.Join(dir, "out")
-	simpleif := filepath.Join(fixtures, "simpleif_0_alt.fb")
-	code, out, errs := sdgo(t, "run", "-ph", "input_0="+in0, "--ph", "input_1=5:", "-npy", outDir, simpleif, "output", "cond/Merge")
-	if code != 0 || !strings.Contains(out, "output: float32[2 2]\n[[-1 0]\n [1 2]]") {
-		t.Fatalf("exit %d, output %s, %s", code, out, errs)
-	}
-	for file, want := range map[string][]float32{"output.npy": {-1, 0, 1, 2}, "cond_Merge.npy": {-1, 0, 1, 2}} {
-		b, err := os.ReadFile(filepath.Join(outDir, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := readNPY(b)
-		if err != nil || a.DType() != ndarray.Float32 || !ndarray.SameShape(a.Shape(), []int{2, 2}) {
-			t.Fatalf("%s: %v %v", file, a, err)
-		}
-		for i, v := range ndarray.Values[float32](a) {
-			if v != want[i] {
-				t.Errorf("%s: %v, want %v", file, ndarray.Values[float32](a), want)
-				break
-			}
-		}
-	}
-	// A .npy of the wrong shape is refused, naming the placeholder.
-	bad := filepath.Join(dir, "bad.npy")
-	os.WriteFile(bad, npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", make([]byte, 12)), 0o644)
-	code, _, errs = sdgo(t, "run", "-ph", "input_0="+bad, "-ph", "input_1=5:", simpleif)
-	if code == 0 || !strings.Contains(errs, "input_0") {
-		t.Errorf("wrong shape: exit %d, %s", code, errs)
-	}
-	code, _, errs = sdgo(t, "run", "-ph", "input_0="+filepath.Join(dir, "missing.npy"), "-ph", "input_1=5:", simpleif)
-	if code != 2 || !strings.Contains(errs, "missing.npy") {
-		t.Errorf("missing file: exit %d, %s", code, errs)
-	}
 }
 
 // mustBytes is packedBytes for arrays the test knows fit in memory.
@@ -258,25 +205,4 @@ func mustBytes(a *ndarray.Array) []byte {
 		panic(err)
 	}
 	return b
-}
-
-// Two outputs whose names map to one .npy file are refused before any file
-// is written.
-func TestRunNPYClash(t *testing.T) {
-	g := graph.New()
-	c := g.Const("c", ndarray.Must(ndarray.FromSlice([]float32{1, 2})))
-	c.AddScalar(1).Named("a:b")
-	c.AddScalar(2).Named("a_b")
-	path := filepath.Join(t.TempDir(), "g.fb")
-	if err := serialize.Save(path, g, nil); err != nil {
-		t.Fatal(err)
-	}
-	outDir := filepath.Join(t.TempDir(), "out")
-	code, _, errs := sdgo(t, "run", "-npy", outDir, path, "a:b", "a_b")
-	if code == 0 || !strings.Contains(errs, `"a:b" and "a_b" would both be written to a_b.npy`) {
-		t.Errorf("exit %d, %s", code, errs)
-	}
-	if ents, err := os.ReadDir(outDir); err != nil || len(ents) != 0 {
-		t.Errorf("files written before the clash was found: %v %v", ents, err)
-	}
 }

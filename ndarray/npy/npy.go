@@ -1,12 +1,14 @@
-package main
+package npy
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -36,48 +38,86 @@ var npyKinds = map[string]ndarray.DType{
 	"u1": ndarray.Uint8, "u2": ndarray.Uint16, "u4": ndarray.Uint32, "u8": ndarray.Uint64,
 }
 
-// errNPY is wrapped by every error about a malformed .npy file.
-var errNPY = errors.New("not a valid .npy file")
+// ErrFormat is wrapped by every error about a malformed .npy or .npz file;
+// test for it with errors.Is.
+var ErrFormat = errors.New("not a valid .npy file")
 
-// readNPY decodes a .npy file held in b.
-func readNPY(b []byte) (*ndarray.Array, error) {
-	if len(b) < len(npyMagic)+4 || string(b[:len(npyMagic)]) != npyMagic {
-		return nil, fmt.Errorf("%w: no \\x93NUMPY magic at offset 0", errNPY)
+// Decode decodes a .npy file held in b. The array it returns owns a copy of
+// the data: b may be reused.
+func Decode(b []byte) (*ndarray.Array, error) { return Read(bytes.NewReader(b)) }
+
+// ReadFile reads the .npy file at path.
+func ReadFile(path string) (*ndarray.Array, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	major := b[6]
+	defer f.Close()
+	a, err := Read(bufio.NewReader(f))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+// Read decodes a .npy file from r, which must end where the file's data
+// ends. It reads the header first and then only the data bytes the header's
+// shape needs, refusing a shape whose data would pass the allocation limit
+// (ndarray.AllocLimit) before it reads any: an endless or hostile stream
+// costs no more than its header and the data it really holds.
+func Read(r io.Reader) (*ndarray.Array, error) {
+	pre := make([]byte, 12)
+	if n, _ := io.ReadFull(r, pre[:10]); n < 10 || string(pre[:len(npyMagic)]) != npyMagic {
+		return nil, fmt.Errorf("%w: no \\x93NUMPY magic at offset 0", ErrFormat)
+	}
+	major := pre[6]
 	var hlen, start int
 	switch major {
 	case 1:
-		hlen, start = int(binary.LittleEndian.Uint16(b[8:10])), 10
+		hlen, start = int(binary.LittleEndian.Uint16(pre[8:10])), 10
 	case 2, 3:
-		if len(b) < 12 {
-			return nil, fmt.Errorf("%w: truncated at offset %d (header length)", errNPY, len(b))
+		if n, _ := io.ReadFull(r, pre[10:12]); n < 2 {
+			return nil, fmt.Errorf("%w: truncated at offset %d (header length)", ErrFormat, 10+n)
 		}
-		n := binary.LittleEndian.Uint32(b[8:12])
+		n := binary.LittleEndian.Uint32(pre[8:12])
 		if n > npyMaxHeader {
-			return nil, fmt.Errorf("%w: header length %d at offset 8 is implausible", errNPY, n)
+			return nil, fmt.Errorf("%w: header length %d at offset 8 is implausible", ErrFormat, n)
 		}
 		hlen, start = int(n), 12
 	default:
-		return nil, fmt.Errorf("%w: format version %d.%d (want 1.0, 2.0 or 3.0)", errNPY, major, b[7])
+		return nil, fmt.Errorf("%w: format version %d.%d (want 1.0, 2.0 or 3.0)", ErrFormat, major, pre[7])
 	}
-	if len(b) < start+hlen {
-		return nil, fmt.Errorf("%w: the header ends at offset %d, past the end of the file (%d bytes)", errNPY, start+hlen, len(b))
+	hb := make([]byte, hlen)
+	if n, _ := io.ReadFull(r, hb); n < hlen {
+		return nil, fmt.Errorf("%w: the header ends at offset %d, past the end of the file (%d bytes)", ErrFormat, start+hlen, start+n)
 	}
-	hdr, err := parseNPYHeader(string(b[start : start+hlen]))
+	hdr, err := parseNPYHeader(string(hb))
 	if err != nil {
-		return nil, fmt.Errorf("%w: header at offset %d: %v", errNPY, start, err)
+		return nil, fmt.Errorf("%w: header at offset %d: %v", ErrFormat, start, err)
 	}
-	data := b[start+hlen:]
 	if err := ndarray.CheckShape(hdr.shape); err != nil {
-		return nil, fmt.Errorf("%w: %v", errNPY, err)
+		return nil, fmt.Errorf("%w: %v", ErrFormat, err)
 	}
 	n := ndarray.Layout{Shape: hdr.shape}.Size()
 	size := hdr.dtype.Size()
-	if len(data) != n*size {
-		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes after offset %d, the file has %d", errNPY, hdr.shape, hdr.dtype, n*size, start+hlen, len(data))
+	need := int64(n) * int64(size)
+	if limit := int64(ndarray.AllocLimit()); need > limit {
+		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes, over the allocation limit of %d", ndarray.ErrTooLarge, hdr.shape, hdr.dtype, need, limit)
 	}
-	raw := append([]byte(nil), data...)
+	// The buffer grows with the data that arrives, so a short file with a
+	// large shape fails without taking the memory its header claims.
+	var data bytes.Buffer
+	got, err := io.CopyN(&data, r, need)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if got < need {
+		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes after offset %d, the file has %d", ErrFormat, hdr.shape, hdr.dtype, need, start+hlen, got)
+	}
+	if m, _ := r.Read(make([]byte, 1)); m > 0 {
+		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes after offset %d, the file has more", ErrFormat, hdr.shape, hdr.dtype, need, start+hlen)
+	}
+	raw := data.Bytes()
 	if size > 1 && hdr.littleEndian != hostLittleEndian {
 		swapBytes(raw, size)
 	}
@@ -304,9 +344,11 @@ func (p *pyLit) int() (int, error) {
 	return n, nil
 }
 
-// writeNPY writes a as a version 1.0 .npy file (2.0 when the header needs
-// it), in C order and this machine's byte order.
-func writeNPY(w io.Writer, a *ndarray.Array) error {
+// Write writes a as a version 1.0 .npy file (2.0 when the header needs
+// it), in C order and this machine's byte order: what numpy.save writes
+// for the same array. String and other dtypes NumPy has no fixed-size
+// code for are an error.
+func Write(w io.Writer, a *ndarray.Array) error {
 	dt := a.DType()
 	kind := ""
 	for k, d := range npyKinds {

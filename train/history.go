@@ -1,0 +1,41 @@
+package train
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// WriteCSV writes the history as CSV: a header line "iteration,epoch,loss",
+// then one line per step with its loss and the epoch (from 1) it belongs
+// to, then one line per epoch, "epoch,N,MEAN" in the first two columns'
+// stead: iteration empty, epoch N, the epoch's mean loss. steps is the
+// number of steps per epoch, with which Fit ran (0 leaves the epoch column
+// of the steps empty).
+func (h *History) WriteCSV(w io.Writer, steps int) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"iteration", "epoch", "loss", "epoch_mean_loss"}); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for i, l := range h.Loss {
+		ep := ""
+		if steps > 0 {
+			ep = strconv.Itoa(i/steps + 1)
+		}
+		if err := cw.Write([]string{strconv.Itoa(i + 1), ep, f(l), ""}); err != nil {
+			return err
+		}
+	}
+	for e, l := range h.EpochLoss {
+		if err := cw.Write([]string{"", strconv.Itoa(e + 1), "", f(l)}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("train: writing the history: %w", err)
+	}
+	return nil
+}
