@@ -26,6 +26,9 @@ type Config struct {
 	// IterationCount and EpochCount count the training done so far; Fit
 	// continues from them (they drive schedules and Adam's bias correction).
 	IterationCount, EpochCount int
+	// Clipping normalizes or clips the gradients (nil: none). The JSON
+	// does not hold it (see Clipping).
+	Clipping *Clipping
 }
 
 func (c *Config) check() error {
@@ -37,6 +40,11 @@ func (c *Config) check() error {
 	}
 	for _, r := range c.Regularization {
 		if err := r.check(); err != nil {
+			return err
+		}
+	}
+	if c.Clipping != nil {
+		if err := c.Clipping.check(); err != nil {
 			return err
 		}
 	}
@@ -156,6 +164,9 @@ func scheduleJSON(s Schedule) map[string]any {
 	case Exponential:
 		return map[string]any{"@class": nd4jSchedule + "ExponentialSchedule", "scheduleType": s.By.String(), "initialValue": s.Initial, "gamma": s.Gamma}
 	}
+	if m, ok := moreScheduleJSON(s); ok {
+		return m
+	}
 	// A schedule of the program's own: the JSON cannot hold it, only say
 	// what it was, so that reading it back can say why it cannot.
 	return map[string]any{"@class": sdgoClass + "Schedule", "type": fmt.Sprintf("%T", s), "value": s.Value(0, 0)}
@@ -271,6 +282,9 @@ func parseSchedule(v any) (Schedule, error) {
 			return Step{Initial: num(v, "initialValue", 0), Decay: num(v, "decayRate", 1), Step: num(v, "step", 1), By: by}, nil
 		case "ExponentialSchedule":
 			return Exponential{Initial: num(v, "initialValue", 0), Gamma: num(v, "gamma", 1), By: by}, nil
+		}
+		if s, ok, err := parseMoreSchedule(class[strings.LastIndex(class, ".")+1:], v, by); ok {
+			return s, err
 		}
 		if class == sdgoClass+"Schedule" {
 			typ, _ := v["type"].(string)

@@ -42,6 +42,10 @@ type Trainer struct {
 	scratch []*ndarray.Array
 	// coeffs holds the step's regularization coefficients (see rates).
 	coeffs []float64
+	// gradBuf and names hold the step's gradients and the parameters'
+	// names, kept between steps.
+	gradBuf []*ndarray.Array
+	names   []string
 }
 
 // History is what Fit returns: the loss of every step and the mean loss of
@@ -305,17 +309,32 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 		decay += r.decay(lr, t.coeffs[j])
 	}
 	changes := t.changesGradients()
-	for i, p := range t.params {
+	t.gradBuf = t.gradBuf[:0]
+	for i := range t.params {
 		grad := out[t.grads[i].Name()]
-		// The updaters want packed gradients, and regularization that adds
-		// to a gradient must not write into a buffer the run shares with
-		// another output (add's gradient hands both operands one array) or
-		// with a feed: those go through the trainer's own buffer.
+		// The updaters want packed gradients, and clipping or
+		// regularization that changes a gradient must not write into a
+		// buffer the run shares with another output (add's gradient hands
+		// both operands one array) or with a feed: those go through the
+		// trainer's own buffer.
 		if !grad.IsPacked() || (changes && !t.s.Exclusive(grad)) {
 			if grad, err = t.privateGrad(i, grad); err != nil {
 				return 0, err
 			}
 		}
+		t.gradBuf = append(t.gradBuf, grad)
+	}
+	if t.cfg.Clipping.active() {
+		t.names = t.names[:0]
+		for _, p := range t.params {
+			t.names = append(t.names, p.Name())
+		}
+		if err := t.cfg.Clipping.apply(t.names, t.gradBuf); err != nil {
+			return 0, fmt.Errorf("train: gradient normalization %v: %w", t.cfg.Clipping.Mode, err)
+		}
+	}
+	for i, p := range t.params {
+		grad := t.gradBuf[i]
 		param := p.Value()
 		for j, r := range t.cfg.Regularization {
 			if err := r.beforeUpdate(param, grad, t.coeffs[j]); err != nil {
@@ -357,8 +376,12 @@ func (t *Trainer) rates(it, ep int) (float64, error) {
 	return lr, nil
 }
 
-// changesGradients reports whether a regularization adds to the gradient.
+// changesGradients reports whether clipping or a regularization changes
+// the gradients.
 func (t *Trainer) changesGradients() bool {
+	if t.cfg.Clipping.active() {
+		return true
+	}
 	for _, r := range t.cfg.Regularization {
 		if r.changesGradient() {
 			return true

@@ -30,6 +30,9 @@ func checkCoeff(what string, s Schedule) error {
 	if s == nil {
 		return fmt.Errorf("train: no %s", what)
 	}
+	if err := validated(s); err != nil {
+		return fmt.Errorf("train: %s: %w", what, err)
+	}
 	if v := s.Value(0, 0); !finiteNonNeg(v) {
 		return fmt.Errorf("train: %s %v must be a number, not negative", what, v)
 	}

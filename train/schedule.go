@@ -10,8 +10,9 @@ import (
 // above 0 at iteration 0; each step requires the values it uses to be
 // numbers from 0 up, and stops with an error otherwise.
 //
-// A saved configuration holds Fixed, Step and Exponential (SameDiff's
-// schedules). A schedule of another type is saved as its Go type's name
+// A saved configuration holds ND4J's schedules (Fixed, Step, Exponential,
+// Inverse, Map, Poly, Sigmoid, Cycle, Ramp, CosineWarmup) under ND4J's
+// class and field names. A schedule of another type is saved as its Go type's name
 // only: ConfigOf then fails, naming it and giving the counters, and the
 // configuration has to be made again with that schedule to resume.
 type Schedule interface {
@@ -87,6 +88,16 @@ func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
 func checkSchedule(name string, s Schedule) error {
 	if s == nil {
 		return fmt.Errorf("train: %s has no learning rate", name)
+	}
+	if _, ok := s.(validator); ok {
+		// A schedule that checks itself may start at 0 (a warm-up).
+		if err := validated(s); err != nil {
+			return fmt.Errorf("train: %s learning rate: %w", name, err)
+		}
+		if v := s.Value(0, 0); !finiteNonNeg(v) {
+			return fmt.Errorf("train: %s learning rate %v at iteration 0 must be a number from 0 up", name, v)
+		}
+		return nil
 	}
 	if v := s.Value(0, 0); !(v > 0) || math.IsInf(v, 0) {
 		return fmt.Errorf("train: %s learning rate %v must be a positive number", name, v)

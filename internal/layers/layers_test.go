@@ -29,10 +29,12 @@ var layers = map[string]int{
 	"internal": 0, "kernels": 0,
 	"internal/opexec": 2,
 	"ndarray":         1,
+	"metrics":         2,
 	"ops":             2,
 	"graph":           3,
 	"autodiff":        4,
 	"exec":            5,
+	"weightinit":      4,
 	"serialize":       6, "validation": 6, "train": 6, "datasets": 6,
 	"cmd": 7, "bench": 7, "examples": 7,
 
