@@ -161,6 +161,10 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 		for i, x := range n.Dimensions {
 			a.Dims[i] = int(x)
 		}
+		if d != nil && len(a.Dims) == len(a.I) && axesInIArgs(d, nil, a.Dims) && slices.EqualFunc(a.I, a.Dims,
+			func(i int64, d int) bool { return i == int64(d) }) {
+			a.I = nil // the copy Save writes for Java (axesInIArgs)
+		}
 	}
 	if d != nil && d.Name == "enter" {
 		// SameDiff keeps enter's frame and invariance in properties.
@@ -195,6 +199,19 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 		}
 	}
 	return a
+}
+
+// axesInIArgs reports whether a custom op's axes, kept in the dimensions
+// slot (dims), are written to its integer args too: Java's loader gives a
+// custom op only its iArgs (FlatNode.dimensions is restored for legacy
+// reductions alone), and libnd4j's custom reductions (argmax, argmin,
+// reduce_sum_bp, ...) read their axes there. sdgo reads the dimensions
+// first and the integer args when there are none (ops' reduceAxesArg), so
+// the copy changes nothing for sdgo; it is written only when the op has
+// no integer args of its own, and dropped again on load when it equals the
+// dimensions. The AllDims marker (every axis) is no iArgs at all.
+func axesInIArgs(d *ops.Def, iargs []int64, dims []int) bool {
+	return d.Type == ops.Custom && len(iargs) == 0 && len(dims) > 0 && !(len(dims) == 1 && dims[0] == ops.AllDims)
 }
 
 // argsEqual compares arguments, treating nil and empty alike and a NaN as

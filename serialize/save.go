@@ -465,6 +465,16 @@ func (s *saver) setArgs(n *rawNode, op *graph.Op, def *ops.Def, a *ops.Args) err
 		}
 		n.Dimensions[i] = int32(d)
 	}
+	if axesInIArgs(def, a.I, a.Dims) {
+		// Java restores FlatNode.dimensions only for legacy reductions; a
+		// custom op (argmax, argmin, the reduce_*_bp ops, ...) reads its
+		// axes from iArgs, as libnd4j does. The dimensions stay too, for
+		// readers that take them from there.
+		n.ExtraInteger = make([]int64, len(a.Dims))
+		for i, d := range a.Dims {
+			n.ExtraInteger[i] = int64(d)
+		}
+	}
 	n.Scalar = nil
 	if (def.Type == ops.Scalar || def.Type == ops.ScalarBool) && len(a.F) > 0 {
 		dt := ndarray.Float32
