@@ -705,7 +705,7 @@ func (l *loader) addNode(i int) error {
 	if def != nil {
 		// AddOp checks what the op can take (arity, dtypes, shapes, the
 		// file's number of outputs); a node it refuses is kept opaque.
-		op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: argsFromNode(n, def), Inputs: gin,
+		op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: argsFromNode(n, def, dtypesOf(gin)), Inputs: gin,
 			OutputNames: outs, Opaque: fn})
 		if err == nil {
 			return l.registerOp(i, op, n)
@@ -744,6 +744,14 @@ func (l *loader) addNode(i int) error {
 	}
 	l.rp.Opaque = append(l.rp.Opaque, n.Name)
 	return l.registerOp(i, op, n)
+}
+
+func dtypesOf(vs []*graph.Variable) []ndarray.DType {
+	d := make([]ndarray.DType, len(vs))
+	for i, v := range vs {
+		d[i] = v.DType()
+	}
+	return d
 }
 
 // unwire forgets node i as a loop merge waiting for its back edges: it is

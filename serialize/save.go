@@ -436,7 +436,7 @@ func (s *saver) node(op *graph.Op) (rawNode, error) {
 	n.OutputTypes = types
 	if def != nil {
 		a := op.Args()
-		if fn == nil || !argsEqual(a, ptr(argsFromNode(&fn.raw, def))) {
+		if fn == nil || !argsEqual(a, ptr(argsFromNode(&fn.raw, def, dtypesOf(op.Inputs())))) {
 			if err := s.setArgs(&n, op, def, a); err != nil {
 				return n, err
 			}
