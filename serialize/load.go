@@ -157,6 +157,7 @@ func (l *loader) warnf(format string, args ...any) {
 func build(r *rawGraph) (*graph.Graph, error) {
 	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
+	foldViewWrites(r) // the writes through views a save for Java spelled out
 	if err := l.indexVariables(); err != nil {
 		return nil, err
 	}

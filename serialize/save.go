@@ -32,6 +32,13 @@ type SaveOptions struct {
 	// instead of the 4 that ND4J's Java, older libnd4j and SameDiff's own
 	// files use.
 	LongScalarShapeInfo bool
+	// Java writes a file SameDiff (Java) can load (see javasave.go): sdgo's
+	// own ops as the SameDiff ops that compute the same values (a write
+	// through a view as create_view, range and a scatter; zeros_as as
+	// zeroslike), which Load recognizes and turns back into sdgo's ops. A
+	// node with no faithful SameDiff form makes the save fail with an error
+	// naming it.
+	Java bool
 }
 
 // Save writes g to the file at path. It writes a temporary file in the same
@@ -95,6 +102,11 @@ func Encode(g *graph.Graph, opts *SaveOptions) ([]byte, error) {
 	r, err := toRaw(g, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Java {
+		if err := javaForm(r); err != nil {
+			return nil, err
+		}
 	}
 	buf, err := encode(r)
 	if err != nil {
