@@ -67,8 +67,9 @@ var javaNames = map[string]string{"zeros_as": "zeroslike"}
 
 // javaForm rewrites r, as toRaw made it, into the Java-compatible form.
 func javaForm(r *rawGraph) error {
-	ex := &expander{r: r, byID: map[rawIntPair]int{}}
+	ex := &expander{r: r, byID: map[rawIntPair]int{}, names: map[string]bool{}}
 	for i := range r.Variables {
+		ex.names[r.Variables[i].Name] = true
 		if id := r.Variables[i].ID; id != nil {
 			ex.byID[*id] = i
 			ex.next = max(ex.next, id.First)
@@ -103,9 +104,20 @@ func javaForm(r *rawGraph) error {
 
 // expander adds the helper nodes and variables of the Java forms.
 type expander struct {
-	r    *rawGraph
-	byID map[rawIntPair]int // variable id -> position
-	next int32              // the largest id in use
+	r     *rawGraph
+	byID  map[rawIntPair]int // variable id -> position
+	next  int32              // the largest id in use
+	names map[string]bool    // variable names in use
+}
+
+// claim reserves a helper's name; a graph variable of that name already
+// there is an error.
+func (ex *expander) claim(name string) error {
+	if ex.names[name] {
+		return fmt.Errorf("serialize: saving for Java: the graph has a variable %q, the name of a helper of the Java form of a write through a view; rename it", name)
+	}
+	ex.names[name] = true
+	return nil
 }
 
 // viewWrite returns the nodes of the Java form of the view write n.
@@ -117,6 +129,12 @@ func (ex *expander) viewWrite(n rawNode, scatter string) ([]rawNode, error) {
 	base, val, idx := n.InputPaired[0], n.InputPaired[1], n.InputPaired[2:]
 	dt := n.OutputTypes[0]
 	pre := n.Name + viewWriteMark
+	for _, part := range []string{"flat", "shape", "size", "iota", "index", "region_index", "region_index_flat", "view", "ones",
+		"value", "value_flat", "base_flat", "written"} {
+		if err := ex.claim(pre + part); err != nil {
+			return nil, err
+		}
+	}
 	var out []rawNode
 	flat := ex.constant(pre+"flat", []int64{-1})
 	add := func(part, op string, dt fb.DType, dtArg []fb.DType, in ...rawIntPair) rawIntPair {
@@ -313,6 +331,12 @@ func matchViewWrite(r *rawGraph, n *rawNode, byName map[string]int, producer map
 		return g, false
 	}
 	g.base, g.val, g.idx = shape.InputPaired[0], value.InputPaired[0], view.InputPaired[1:]
+	// The write's own inputs come from outside the group.
+	for _, p := range append([]rawIntPair{g.base, g.val}, g.idx...) {
+		if i, ok := producer[rawIntPair{p.First, 0}]; ok && strings.HasPrefix(r.Nodes[i].Name, pre) {
+			return g, false
+		}
+	}
 	sameIdx := len(region.InputPaired) == len(view.InputPaired)
 	for k := 1; sameIdx && k < len(view.InputPaired); k++ {
 		sameIdx = region.InputPaired[k] == view.InputPaired[k]

@@ -16,7 +16,7 @@ import (
 // viewWrites builds x [3,4] (1..12, a VARIABLE) written through views, one
 // write of each kind, the last with its index a placeholder "idx" (fed a
 // negative point, which resolves at run time), and loss = Σ w².
-func viewWrites(t *testing.T) *graph.Graph {
+func viewWrites(t testing.TB) *graph.Graph {
 	t.Helper()
 	g := graph.New()
 	xv := make([]float64, 12)
@@ -203,5 +203,63 @@ func TestJavaSaveRefuses(t *testing.T) {
 	}
 	if _, err := Encode(g, nil); err != nil {
 		t.Errorf("ordinary save: %v", err)
+	}
+	// A graph variable with a helper's name would clash.
+	g = viewWrites(t)
+	g.Const("view_add"+viewWriteMark+"ones", ndarray.Scalar(1.0))
+	if _, err := Encode(g, &SaveOptions{Java: true}); err == nil || !strings.Contains(err.Error(), "view_add/sdgo_view_write/ones") {
+		t.Errorf("save for Java with a clashing name: %v", err)
+	}
+}
+
+// TestFoldViewWritesMismatch: a group of helper nodes that does not have
+// the structure a save for Java writes is not folded: with its input
+// rewired it loads as the SameDiff ops it is; with a helper gone the file
+// is refused with an error, never a panic.
+func TestFoldViewWritesMismatch(t *testing.T) {
+	buf, err := Encode(viewWrites(t), &SaveOptions{Java: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first write's value: its multiply takes ones twice instead of
+	// (value, ones). It still computes something, but not the write.
+	r, _ := decode(buf)
+	var ones rawIntPair
+	for i := range r.Nodes {
+		if r.Nodes[i].Name == "view_add"+viewWriteMark+"ones" {
+			ones = rawIntPair{r.Nodes[i].ID, 0}
+		}
+	}
+	for i := range r.Nodes {
+		if r.Nodes[i].Name == "view_add"+viewWriteMark+"value" {
+			r.Nodes[i].InputPaired[0] = ones
+		}
+	}
+	g, err := decodeRaw(t, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folded := 0
+	for _, op := range g.Ops() {
+		if strings.HasPrefix(op.OpName(), "view_") {
+			folded++
+		}
+		if op.Name() == "view_add" && op.OpName() != "reshape" {
+			t.Errorf("the rewired group was folded into %s", op.OpName())
+		}
+	}
+	if folded != 4 {
+		t.Errorf("%d writes folded, want the 4 intact ones", folded)
+	}
+	// A helper removed: its consumers name an input nothing produces.
+	r, _ = decode(buf)
+	for i := range r.Nodes {
+		if r.Nodes[i].Name == "view_mul"+viewWriteMark+"shape" {
+			r.Nodes = append(r.Nodes[:i], r.Nodes[i+1:]...)
+			break
+		}
+	}
+	if _, err := decodeRaw(t, r); err == nil {
+		t.Error("a graph with a helper node gone loaded")
 	}
 }
