@@ -33,14 +33,7 @@ func axesGraph(t *testing.T) *graph.Graph {
 // graph back unchanged, and the every-axis marker writes no iArgs.
 func TestCustomAxesInIArgs(t *testing.T) {
 	g := axesGraph(t)
-	buf, err := Encode(g, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := decode(buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := savedRaw(t, g, nil)
 	want := map[string]string{"amax": "[1] [1]", "amin": "[1] [1]", "bp": "[1] [1]", "amaxneg": "[-1] [-1]",
 		"aall": fmt.Sprintf("[] [%d]", ops.AllDims)}
 	for _, n := range r.Nodes {
@@ -79,10 +72,7 @@ func TestCustomAxesInIArgs(t *testing.T) {
 // before); both load and run along that axis.
 func TestCustomAxesEitherSlot(t *testing.T) {
 	for _, form := range []string{"iArgs", "dimensions"} {
-		r, err := decode(must(Encode(axesGraph(t), nil)))
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := savedRaw(t, axesGraph(t), nil)
 		for i := range r.Nodes {
 			n := &r.Nodes[i]
 			if o := n.OutputNames[0]; o != "amax" && o != "amin" {
@@ -107,6 +97,16 @@ func TestCustomAxesEitherSlot(t *testing.T) {
 			t.Errorf("axes in iArgs: args %+v", *v.Op().Args())
 		}
 	}
+}
+
+// savedRaw is g as Encode writes it with opts, decoded to the raw form.
+func savedRaw(t testing.TB, g *graph.Graph, opts *SaveOptions) *rawGraph {
+	t.Helper()
+	r, err := decode(must(Encode(g, opts)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func must[T any](x T, err error) T {

@@ -84,10 +84,7 @@ func TestJavaSaveViewWrites(t *testing.T) {
 
 	// The SameDiff ops alone compute the same values: load without
 	// folding (the group's last node renamed, so it does not match).
-	raw, err := decode(buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := savedRaw(t, g, opts)
 	for i := range raw.Nodes {
 		if strings.HasSuffix(raw.Nodes[i].Name, viewWriteMark+"written") {
 			raw.Nodes[i].Name += "_"
@@ -217,13 +214,10 @@ func TestJavaSaveRefuses(t *testing.T) {
 // rewired it loads as the SameDiff ops it is; with a helper gone the file
 // is refused with an error, never a panic.
 func TestFoldViewWritesMismatch(t *testing.T) {
-	buf, err := Encode(viewWrites(t), &SaveOptions{Java: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, java := viewWrites(t), &SaveOptions{Java: true}
 	// The first write's value: its multiply takes ones twice instead of
 	// (value, ones). It still computes something, but not the write.
-	r, _ := decode(buf)
+	r := savedRaw(t, g, java)
 	var ones rawIntPair
 	for i := range r.Nodes {
 		if r.Nodes[i].Name == "view_add"+viewWriteMark+"ones" {
@@ -235,12 +229,12 @@ func TestFoldViewWritesMismatch(t *testing.T) {
 			r.Nodes[i].InputPaired[0] = ones
 		}
 	}
-	g, err := decodeRaw(t, r)
+	loaded, err := decodeRaw(t, r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	folded := 0
-	for _, op := range g.Ops() {
+	for _, op := range loaded.Ops() {
 		if strings.HasPrefix(op.OpName(), "view_") {
 			folded++
 		}
@@ -252,7 +246,7 @@ func TestFoldViewWritesMismatch(t *testing.T) {
 		t.Errorf("%d writes folded, want the 4 intact ones", folded)
 	}
 	// A helper removed: its consumers name an input nothing produces.
-	r, _ = decode(buf)
+	r = savedRaw(t, g, java)
 	for i := range r.Nodes {
 		if r.Nodes[i].Name == "view_mul"+viewWriteMark+"shape" {
 			r.Nodes = append(r.Nodes[:i], r.Nodes[i+1:]...)
