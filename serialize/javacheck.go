@@ -2,8 +2,11 @@ package serialize
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -114,7 +117,8 @@ func CheckJavaGraph(g *graph.Graph, opts *SaveOptions) ([]Finding, error) {
 }
 
 // CheckJava reports, node by node in file order, whether SameDiff (Java)
-// can load the graph file in data: the class its loader instantiates, and a
+// can load the graph file in data (and, after the nodes, a finding with no
+// Node for each class of the training configuration ND4J lacks): the class its loader instantiates, and a
 // blocker where it finds none, finds a class of another op, or would drop
 // the op's arguments. It reads the file's nodes as they are, so it checks
 // files with ops sdgo lacks too. The error is for a buffer that is not a
@@ -129,7 +133,57 @@ func CheckJava(data []byte) ([]Finding, error) {
 	for i := range r.Nodes {
 		out = append(out, t.check(&r.Nodes[i]))
 	}
-	return out, nil
+	return append(out, checkTrainingConfig(r.TrainingConfig)...), nil
+}
+
+// nd4jConfigClasses are the updater, schedule and regularization classes
+// ND4J has (OPS.md §8), the "@class" values Jackson can read in a training
+// configuration.
+var nd4jConfigClasses = func() map[string]bool {
+	m := map[string]bool{}
+	for pkg, names := range map[string]string{
+		"org.nd4j.linalg.learning.config.":         "Sgd Adam AdaMax Nadam AMSGrad AdaBelief AdaGrad AdaDelta RmsProp Nesterovs NoOp",
+		"org.nd4j.linalg.schedule.":                "FixedSchedule ExponentialSchedule InverseSchedule PolySchedule SigmoidSchedule StepSchedule MapSchedule RampSchedule CycleSchedule",
+		"org.nd4j.linalg.learning.regularization.": "L1Regularization L2Regularization WeightDecay",
+	} {
+		for _, n := range strings.Fields(names) {
+			m[pkg+n] = true
+		}
+	}
+	return m
+}()
+
+// checkTrainingConfig reports each "@class" of a training configuration
+// that ND4J does not have: Jackson cannot parse the configuration then, and
+// the load fails.
+func checkTrainingConfig(js string) []Finding {
+	var out []Finding
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if c, ok := x["@class"].(string); ok && !nd4jConfigClasses[c] {
+				out = append(out, Finding{Level: JavaBlocker, JavaClass: c,
+					Message: fmt.Sprintf("the training configuration names class %q, which ND4J does not have: Jackson cannot parse it", c)})
+			}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				walk(x[k])
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	if js == "" {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal([]byte(js), &v); err != nil {
+		return []Finding{{Level: JavaBlocker, Message: fmt.Sprintf("the training configuration is not JSON: %v", err)}}
+	}
+	walk(v)
+	return out
 }
 
 // javaOp is one row of javaops.tsv.

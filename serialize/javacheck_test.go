@@ -166,3 +166,25 @@ func TestCheckJavaNodes(t *testing.T) {
 		t.Error("CheckJava took a buffer that is no graph file")
 	}
 }
+
+// TestCheckJavaTrainingConfig: a training configuration whose "@class"
+// names a class ND4J lacks is a file-level blocker; ND4J's classes pass.
+func TestCheckJavaTrainingConfig(t *testing.T) {
+	r := chain()
+	r.TrainingConfig = `{"updater":{"@class":"org.nd4j.linalg.learning.config.Adam","learningRate":0.001},` +
+		`"regularization":[{"@class":"org.nd4j.linalg.learning.regularization.WeightDecay","coeff":{"@class":"org.nd4j.linalg.schedule.FixedSchedule","value":1e-4}}]}`
+	fs, err := CheckJava(must(encode(r)))
+	if err != nil || len(Blockers(fs)) != 0 || len(fs) != len(r.Nodes) {
+		t.Fatalf("ND4J classes: %v %v", fs, err)
+	}
+	r.TrainingConfig = `{"updater":{"@class":"org.nd4j.linalg.learning.config.AdamW"},"schedule":{"@class":"sdgo.Cosine"}}`
+	fs, _ = CheckJava(must(encode(r)))
+	b := Blockers(fs)
+	if len(b) != 2 || b[0].Node != "" || !strings.Contains(b[1].Message, "AdamW") || !strings.Contains(b[0].Message, "sdgo.Cosine") {
+		t.Errorf("findings %v", fs)
+	}
+	r.TrainingConfig = `{not json`
+	if fs, _ = CheckJava(must(encode(r))); len(Blockers(fs)) != 1 {
+		t.Errorf("bad JSON: %v", fs)
+	}
+}
