@@ -12,26 +12,104 @@ import (
 
 func binaryDef(name string, op ndarray.BinaryOp, doc string, grad GradFunc, aliases ...string) *Def {
 	return &Def{
-		Name: name, Aliases: aliases, Type: Custom, MinIn: 2, MaxIn: 2, Doc: doc, Grad: grad,
-		Infer: func(in []Info, _ *Args) ([]Info, error) {
+		Name: name, Aliases: aliases, Type: Custom, MinIn: 2, MaxIn: 2, Doc: doc + "; dtype arg 0: the output dtype (inputs may then differ)",
+		Grad: grad, Flags: OutDTypeArg,
+		Infer: func(in []Info, a *Args) ([]Info, error) {
 			if err := needNumeric(name, in[0]); err != nil {
 				return nil, err
 			}
-			o, err := BroadcastInfo(in[0], in[1])
+			out, mixed := a.DType(0, ndarray.Invalid), in[1]
+			if out != ndarray.Invalid {
+				if err := needNumeric(name, in[1]); err != nil {
+					return nil, err
+				}
+				if !out.IsNumeric() {
+					return nil, fmt.Errorf("%s: output dtype (dtype arg 0) %v is not numeric", name, out)
+				}
+				mixed.DType = in[0].DType // the shapes decide alone
+			}
+			o, err := BroadcastInfo(in[0], mixed)
 			if err != nil {
 				return nil, err
 			}
+			if out != ndarray.Invalid {
+				o.DType = out
+			}
 			return infos(o), nil
 		},
-		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			shape, err := ndarray.BroadcastShapes(in[0].Shape(), in[1].Shape())
 			if err != nil {
 				return nil, err
 			}
-			out := c.Alloc(in[0].DType(), shape)
-			return one(out, ndarray.BinaryInto(op, out, in[0], in[1]))
+			dt := a.DType(0, in[0].DType())
+			if dt == in[0].DType() && dt == in[1].DType() {
+				out := c.Alloc(dt, shape)
+				return one(out, ndarray.BinaryInto(op, out, in[0], in[1]))
+			}
+			return one(mixedBinary(c, name, op, dt, shape, in[0], in[1]))
 		},
 	}
+}
+
+// mixedBinary is a binary op on inputs of different dtypes, or with an
+// output dtype (out) other than theirs, as libnd4j's pairwise ops do it:
+// both inputs converted to the wider of their dtypes (a float over an
+// integer, then the larger), the op computed there, the result converted
+// to out (floats to integers truncating towards zero, as C++'s casts).
+func mixedBinary(c *Ctx, name string, op ndarray.BinaryOp, out ndarray.DType, shape []int, x, y *ndarray.Array) (*ndarray.Array, error) {
+	if !x.DType().IsNumeric() || !y.DType().IsNumeric() || !out.IsNumeric() {
+		return nil, fmt.Errorf("%s: cannot compute %v and %v into %v", name, x.DType(), y.DType(), out)
+	}
+	wide := widerDType(x.DType(), y.DType())
+	conv := func(a *ndarray.Array) (*ndarray.Array, error) {
+		if a.DType() == wide {
+			return a, nil
+		}
+		w := c.Alloc(wide, a.Shape())
+		return w, ndarray.CastInto(w, a)
+	}
+	xw, err := conv(x)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if xw != x {
+		defer c.Release(xw)
+	}
+	yw, err := conv(y)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if yw != y {
+		defer c.Release(yw)
+	}
+	r := c.Alloc(wide, shape)
+	if err := ndarray.BinaryInto(op, r, xw, yw); err != nil {
+		c.Release(r)
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if out == wide {
+		return r, nil
+	}
+	defer c.Release(r)
+	z := c.Alloc(out, shape)
+	return z, ndarray.CastInto(z, r)
+}
+
+// widerDType is the dtype two numeric dtypes compute in: a float over an
+// integer, then the one with the larger elements (C++'s usual arithmetic
+// conversions for the dtypes sdgo computes with).
+func widerDType(a, b ndarray.DType) ndarray.DType {
+	if a.IsFloat() != b.IsFloat() {
+		if a.IsFloat() {
+			return a
+		}
+		return b
+	}
+	if b.Size() > a.Size() {
+		return b
+	}
+	return a
 }
 
 var (

@@ -170,6 +170,13 @@ const (
 	// (strings, half floats) and handles them itself (identity passes them
 	// on, Assert prints its message).
 	AnyDType
+	// OutDTypeArg: dtype arg 0, when given, is the output's dtype, and the
+	// inputs may then be of different numeric dtypes: libnd4j's pairwise
+	// arithmetic, which computes in the wider input dtype and converts to
+	// the type a file's node declares (int64 + double with an INT64 output
+	// gives int64). A loaded node that declares an output dtype its inputs
+	// do not give gets it as dtype arg 0.
+	OutDTypeArg
 )
 
 // Def defines one op.

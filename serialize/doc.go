@@ -81,4 +81,9 @@
 //     extra flag bits) and array validation; arrays.go: conversion between
 //     file arrays and ndarray arrays.
 //   - load.go, save.go, opmap.go, report.go: the graph-level API above.
+//   - javacheck.go: CheckJava, which reports per node whether SameDiff's
+//     Java loader places it, from javaops.tsv (a copy of the table of
+//     Java's op names, types, numbers and hashes, embedded); javasave.go:
+//     SaveOptions.Java, sdgo's own ops (writes through views, zeros_as)
+//     written as SameDiff ops and folded back on load.
 package serialize

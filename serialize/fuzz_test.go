@@ -93,6 +93,12 @@ func FuzzRead(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	// Writes through views saved for Java: the group Read folds back.
+	vb, err := Encode(viewWrites(f), &SaveOptions{Java: true})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(vb)
 	for _, r := range []*rawGraph{chain(), loopGraph()} {
 		b, err := encode(r)
 		if err != nil {

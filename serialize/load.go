@@ -157,6 +157,7 @@ func (l *loader) warnf(format string, args ...any) {
 func build(r *rawGraph) (*graph.Graph, error) {
 	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
+	foldViewWrites(r) // the writes through views a save for Java spelled out
 	if err := l.indexVariables(); err != nil {
 		return nil, err
 	}
@@ -705,7 +706,7 @@ func (l *loader) addNode(i int) error {
 	if def != nil {
 		// AddOp checks what the op can take (arity, dtypes, shapes, the
 		// file's number of outputs); a node it refuses is kept opaque.
-		op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: argsFromNode(n, def), Inputs: gin,
+		op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: argsFromNode(n, def, dtypesOf(gin)), Inputs: gin,
 			OutputNames: outs, Opaque: fn})
 		if err == nil {
 			return l.registerOp(i, op, n)
@@ -744,6 +745,14 @@ func (l *loader) addNode(i int) error {
 	}
 	l.rp.Opaque = append(l.rp.Opaque, n.Name)
 	return l.registerOp(i, op, n)
+}
+
+func dtypesOf(vs []*graph.Variable) []ndarray.DType {
+	d := make([]ndarray.DType, len(vs))
+	for i, v := range vs {
+		d[i] = v.DType()
+	}
+	return d
 }
 
 // unwire forgets node i as a loop merge waiting for its back edges: it is

@@ -145,8 +145,12 @@ func hashAgrees(d *ops.Def, n *rawNode) bool {
 
 // argsFromNode maps a node's positional argument fields onto ops.Args. For
 // legacy scalar ops whose value sits in FlatNode.scalar rather than in
-// extraParams, the value becomes float arg 0.
-func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
+// extraParams, the value becomes float arg 0. ins are the dtypes of the
+// node's inputs in the graph: an op that takes its output dtype as dtype
+// arg 0 (ops.OutDTypeArg) gets the node's declared output type there when
+// its inputs do not give it, as libnd4j honours the declared type (an
+// int64 + double add declared INT64 gives int64).
+func argsFromNode(n *rawNode, d *ops.Def, ins []ndarray.DType) ops.Args {
 	a := ops.Args{
 		F: n.ExtraParams, I: n.ExtraInteger, B: n.ExtraBools, S: n.ExtraStrings,
 	}
@@ -160,6 +164,10 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 		a.Dims = make([]int, len(n.Dimensions))
 		for i, x := range n.Dimensions {
 			a.Dims[i] = int(x)
+		}
+		if d != nil && len(a.Dims) == len(a.I) && axesInIArgs(d, nil, a.Dims) && slices.EqualFunc(a.I, a.Dims,
+			func(i int64, d int) bool { return i == int64(d) }) {
+			a.I = nil // the copy Save writes for Java (axesInIArgs)
 		}
 	}
 	if d != nil && d.Name == "enter" {
@@ -185,6 +193,11 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 			a.D = []ndarray.DType{dt}
 		}
 	}
+	if d != nil && d.Flags&ops.OutDTypeArg != 0 && len(a.D) == 0 && len(n.OutputTypes) > 0 {
+		if dt := ndarray.DType(n.OutputTypes[0]); dt.IsNumeric() && givesOtherDType(ins, dt) {
+			a.D = []ndarray.DType{dt}
+		}
+	}
 	if d != nil && (d.Type == ops.Scalar || d.Type == ops.ScalarBool) && len(a.F) == 0 && n.Scalar != nil {
 		// Only a one-element array is the scalar: reading a bigger one
 		// whole would cost 8 bytes per element for a value then dropped.
@@ -195,6 +208,32 @@ func argsFromNode(n *rawNode, d *ops.Def) ops.Args {
 		}
 	}
 	return a
+}
+
+// axesInIArgs reports whether a custom op's axes, kept in the dimensions
+// slot (dims), are written to its integer args too: Java's loader gives a
+// custom op only its iArgs (FlatNode.dimensions is restored for legacy
+// reductions alone), and libnd4j's custom reductions (argmax, argmin,
+// reduce_sum_bp, ...) read their axes there. sdgo reads the dimensions
+// first and the integer args when there are none (ops' reduceAxesArg), so
+// the copy changes nothing for sdgo; it is written only when the op has
+// no integer args of its own, and dropped again on load when it equals the
+// dimensions. The AllDims marker (every axis) is no iArgs at all.
+func axesInIArgs(d *ops.Def, iargs []int64, dims []int) bool {
+	return d.Type == ops.Custom && len(iargs) == 0 && len(dims) > 0 && !(len(dims) == 1 && dims[0] == ops.AllDims)
+}
+
+// givesOtherDType reports whether the inputs' dtypes, all known, are not
+// all dt.
+func givesOtherDType(ins []ndarray.DType, dt ndarray.DType) bool {
+	other := false
+	for _, x := range ins {
+		if !x.Known() {
+			return false
+		}
+		other = other || x != dt
+	}
+	return other
 }
 
 // argsEqual compares arguments, treating nil and empty alike and a NaN as

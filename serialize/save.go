@@ -32,6 +32,13 @@ type SaveOptions struct {
 	// instead of the 4 that ND4J's Java, older libnd4j and SameDiff's own
 	// files use.
 	LongScalarShapeInfo bool
+	// Java writes a file SameDiff (Java) can load (see javasave.go): sdgo's
+	// own ops as the SameDiff ops that compute the same values (a write
+	// through a view as create_view, range and a scatter; zeros_as as
+	// zeroslike), which Load recognizes and turns back into sdgo's ops. A
+	// node with no faithful SameDiff form makes the save fail with an error
+	// naming it.
+	Java bool
 }
 
 // Save writes g to the file at path. It writes a temporary file in the same
@@ -95,6 +102,11 @@ func Encode(g *graph.Graph, opts *SaveOptions) ([]byte, error) {
 	r, err := toRaw(g, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Java {
+		if err := javaForm(r); err != nil {
+			return nil, err
+		}
 	}
 	buf, err := encode(r)
 	if err != nil {
@@ -436,7 +448,7 @@ func (s *saver) node(op *graph.Op) (rawNode, error) {
 	n.OutputTypes = types
 	if def != nil {
 		a := op.Args()
-		if fn == nil || !argsEqual(a, ptr(argsFromNode(&fn.raw, def))) {
+		if fn == nil || !argsEqual(a, ptr(argsFromNode(&fn.raw, def, dtypesOf(op.Inputs())))) {
 			if err := s.setArgs(&n, op, def, a); err != nil {
 				return n, err
 			}
@@ -464,6 +476,16 @@ func (s *saver) setArgs(n *rawNode, op *graph.Op, def *ops.Def, a *ops.Args) err
 			return fmt.Errorf("serialize: op %q: dimension %d does not fit the file's int32", op.Name(), d)
 		}
 		n.Dimensions[i] = int32(d)
+	}
+	if axesInIArgs(def, a.I, a.Dims) {
+		// Java restores FlatNode.dimensions only for legacy reductions; a
+		// custom op (argmax, argmin, the reduce_*_bp ops, ...) reads its
+		// axes from iArgs, as libnd4j does. The dimensions stay too, for
+		// readers that take them from there.
+		n.ExtraInteger = make([]int64, len(a.Dims))
+		for i, d := range a.Dims {
+			n.ExtraInteger[i] = int64(d)
+		}
 	}
 	n.Scalar = nil
 	if (def.Type == ops.Scalar || def.Type == ops.ScalarBool) && len(a.F) > 0 {

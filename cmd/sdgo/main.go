@@ -38,6 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return infoCmd(args[1:], stdout, stderr)
 	case "dot":
 		return dotCmd(args[1:], stdout, stderr)
+	case "check":
+		return checkCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -51,6 +53,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, `usage: sdgo <command> [arguments]
 
 commands:
+  check      report per node whether SameDiff (Java) can load a graph file (sdgo check -h)
   dot        write a graph file as Graphviz DOT (sdgo dot -h)
   gradcheck  check a graph file's gradients against central differences (sdgo gradcheck -h)
   info       summarize a graph file: variables, ops, placeholders, losses (sdgo info -h)

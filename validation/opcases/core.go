@@ -64,6 +64,12 @@ func coreForwardCases() []fwd {
 		{"maximum", "maximum", ops.Args{}, []*ndarray.Array{v, ndarray.Scalar(0.0)}, []*ndarray.Array{f64([]int{4}, 0, 0, 0.5, 2)}, 0},
 		{"minimum", "minimum", ops.Args{}, []*ndarray.Array{v, ndarray.Scalar(0.0)}, []*ndarray.Array{f64([]int{4}, -2, -0.5, 0, 0)}, 0},
 		{"squaredsubtract", "squaredsubtract", ops.Args{}, []*ndarray.Array{v, ndarray.Scalar(1.0)}, []*ndarray.Array{f64([]int{4}, 9, 2.25, 0.25, 1)}, 0},
+		// Mixed dtypes with an output dtype (a file's declared type, as
+		// libnd4j runs it): computed in float64, then truncated to int64:
+		// 1-0.5=0.5 -> 0, 2-0.5=1.5 -> 1, -7/2=-3.5 -> -3.
+		{"add int64 and float64 into int64", "add", ops.Args{D: []ndarray.DType{ndarray.Int64}}, []*ndarray.Array{i64([]int{2}, 1, 2), ndarray.Scalar(-0.5)}, []*ndarray.Array{i64([]int{2}, 0, 1)}, 0},
+		{"divide int64 by float64 into int64", "divide", ops.Args{D: []ndarray.DType{ndarray.Int64}}, []*ndarray.Array{i64([]int{2}, -7, 7), ndarray.Scalar(2.0)}, []*ndarray.Array{i64([]int{2}, -3, 3)}, 0},
+		{"multiply float32 by int32 into float64", "multiply", ops.Args{D: []ndarray.DType{ndarray.Float64}}, []*ndarray.Array{f32([]int{2}, 1.5, -2), i32([]int{2}, 3, 4)}, []*ndarray.Array{f64([]int{2}, 4.5, -8)}, 0},
 		{"floordiv", "floordiv", ops.Args{}, []*ndarray.Array{f64([]int{2}, 7, -7), ndarray.Scalar(2.0)}, []*ndarray.Array{f64([]int{2}, 3, -4)}, 0},
 		{"floormod", "floormod", ops.Args{}, []*ndarray.Array{f64([]int{2}, 7, -7), ndarray.Scalar(2.0)}, []*ndarray.Array{f64([]int{2}, 1, 1)}, 0},
 		{"equals", "equals", ops.Args{}, []*ndarray.Array{v, f64([]int{4}, -2, 0, 0.5, 0)}, []*ndarray.Array{bools([]int{4}, true, false, true, false)}, 0},
