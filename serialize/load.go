@@ -143,6 +143,7 @@ type loader struct {
 	byPair    map[rawIntPair]int    // variable id -> index in r.Variables
 	producer  map[string]int        // op output name -> node index
 	byNodeOut map[rawIntPair]string // (node id, output index) -> output name
+	byNodeID  map[int32][]int       // node id -> its ARRAY variables (see arraysOf)
 	outNames  [][]string            // per node: its output names
 	inputs    [][]string            // per node: its input variable names
 	added     []*graph.Op           // per node, once added
@@ -321,29 +322,38 @@ func (l *loader) nodeOutputs(n *rawNode) ([]string, error) {
 		}
 		return out, nil
 	}
-	type idx struct {
-		second int32
-		name   string
-	}
-	var found []idx
-	for i := range l.r.Variables {
-		v := &l.r.Variables[i]
-		if v.ID != nil && v.ID.First == n.ID && v.VarType == fb.VarTypeARRAY {
-			found = append(found, idx{v.ID.Second, v.Name})
-		}
-	}
+	found := l.arraysOf()[n.ID]
 	if len(found) == 0 {
 		return []string{n.Name}, nil
 	}
-	sort.Slice(found, func(i, j int) bool { return found[i].second < found[j].second })
+	sort.Slice(found, func(i, j int) bool { return l.r.Variables[found[i]].ID.Second < l.r.Variables[found[j]].ID.Second })
 	out := make([]string, len(found))
-	for k, f := range found {
-		if f.second != int32(k) {
-			return nil, fmt.Errorf("serialize: node %q: its outputs are numbered %d.., not from 0 without gaps", n.Name, found[0].second)
+	for k, vi := range found {
+		v := &l.r.Variables[vi]
+		if v.ID.Second != int32(k) {
+			return nil, fmt.Errorf("serialize: node %q: its outputs are numbered %d.., not from 0 without gaps",
+				n.Name, l.r.Variables[found[0]].ID.Second)
 		}
-		out[k] = f.name
+		out[k] = v.Name
 	}
 	return out, nil
+}
+
+// arraysOf returns the op-output variables (ARRAY) that have an id, by the
+// node id their id names, in file order; built on first use, so that
+// matching nodes without outputNames to their variables is linear in the
+// file, not nodes × variables (issue 23: 200k nodes took over a minute).
+func (l *loader) arraysOf() map[int32][]int {
+	if l.byNodeID == nil {
+		l.byNodeID = map[int32][]int{}
+		for i := range l.r.Variables {
+			v := &l.r.Variables[i]
+			if v.ID != nil && v.VarType == fb.VarTypeARRAY {
+				l.byNodeID[v.ID.First] = append(l.byNodeID[v.ID.First], i)
+			}
+		}
+	}
+	return l.byNodeID
 }
 
 func (l *loader) extra(v *rawVariable) *varExtra {
@@ -480,7 +490,11 @@ func (l *loader) addAll() error {
 	users := make([][]int, len(nodes))
 	key := make([]int, len(nodes)) // a node's place: its first output's variable index
 	varUsers := map[int][]int{}
+	var merges []int // the merge nodes, which may wait on a loop's back edge
 	for i := range nodes {
+		if isMerge(&nodes[i]) {
+			merges = append(merges, i)
+		}
 		key[i] = nv + i
 		for _, o := range l.outNames[i] {
 			if vi, ok := l.varIdx[o]; ok && vi < key[i] {
@@ -522,11 +536,18 @@ func (l *loader) addAll() error {
 	done := 0
 	for done < len(nodes) || h.len() > 0 {
 		if h.len() == 0 {
-			for i := range nodes {
-				if l.added[i] == nil && l.loopMerge(i) {
-					h.push(key[i], nv+i)
+			// Only merges can wait on a back edge: look at those not
+			// added yet, not at every node (linear load, issue 23).
+			waiting := merges[:0]
+			for _, i := range merges {
+				if l.added[i] == nil {
+					waiting = append(waiting, i)
+					if l.loopMerge(i) {
+						h.push(key[i], nv+i)
+					}
 				}
 			}
+			merges = waiting
 			if h.len() == 0 {
 				return l.cycleError()
 			}
