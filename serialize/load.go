@@ -1,6 +1,7 @@
 package serialize
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +15,12 @@ import (
 )
 
 // Load reads the graph file at path. See Decode.
-func Load(path string) (*graph.Graph, error) {
+func Load(path string) (*graph.Graph, error) { return LoadContext(context.Background(), path) }
+
+// LoadContext is Load that gives up, with an error wrapping the context's,
+// once ctx is done: it is asked as the file is read, and every thousand or
+// so variables and nodes as they are decoded and added to the graph.
+func LoadContext(ctx context.Context, path string) (*graph.Graph, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("serialize: %w", err)
@@ -24,7 +30,7 @@ func Load(path string) (*graph.Graph, error) {
 		// reading it would fail with the path twice: "d: ...: read d: is a directory"
 		return nil, fmt.Errorf("serialize: %s is a directory, not a graph file", path)
 	}
-	g, err := Read(f)
+	g, err := ReadContext(ctx, f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -32,12 +38,33 @@ func Load(path string) (*graph.Graph, error) {
 }
 
 // Read reads a whole graph file from r. See Decode.
-func Read(r io.Reader) (*graph.Graph, error) {
-	buf, err := readAll(r)
+func Read(r io.Reader) (*graph.Graph, error) { return ReadContext(context.Background(), r) }
+
+// ReadContext is Read that gives up once ctx is done (see LoadContext).
+func ReadContext(ctx context.Context, r io.Reader) (*graph.Graph, error) {
+	buf, err := readAll(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(buf)
+	return DecodeContext(ctx, buf)
+}
+
+// ctxReader fails a read once its context is done, so that reading a slow
+// stream (a pipe, a device) ends at a deadline. Len and the file's size
+// (readAll's sizing) pass through.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, fmt.Errorf("loading stopped: %w", err)
+	}
+	if len(p) > 4<<20 { // a deadline is asked at least every 4 MB
+		p = p[:4<<20]
+	}
+	return c.r.Read(p)
 }
 
 // sizer is implemented by readers that know how much they hold
@@ -47,7 +74,7 @@ type sizer interface{ Len() int }
 // readAll reads r into a 64-byte-aligned buffer, sized up front when r can
 // tell its size, so that arrays the file aligns can be used in place. It
 // refuses more than FlatBuffers' 2 GiB.
-func readAll(r io.Reader) ([]byte, error) {
+func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 	size := int64(-1)
 	switch x := r.(type) {
 	case *os.File:
@@ -58,6 +85,9 @@ func readAll(r io.Reader) ([]byte, error) {
 		}
 	case sizer:
 		size = int64(x.Len())
+	}
+	if ctx != nil && ctx.Done() != nil {
+		r = ctxReader{ctx, r} // sized above, read through the context
 	}
 	if size > maxBufferSize {
 		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("graph file of %d bytes exceeds the FlatBuffers limit of 2 GiB (%d bytes)", size, int64(maxBufferSize))}
@@ -115,8 +145,14 @@ func readAll(r io.Reader) ([]byte, error) {
 // (no copy): the caller must not change buf afterwards. Errors for malformed
 // files are *FormatError (a broken buffer) or name the variable or node at
 // fault (duplicate names, inputs naming nothing, cycles, bad arrays).
-func Decode(buf []byte) (g *graph.Graph, err error) {
-	r, err := decode(buf)
+func Decode(buf []byte) (g *graph.Graph, err error) { return DecodeContext(context.Background(), buf) }
+
+// DecodeContext is Decode that gives up once ctx is done (see LoadContext).
+func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) {
+	if ctx.Done() == nil {
+		ctx = nil // never done: nothing to ask
+	}
+	r, err := decodeCtx(ctx, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +163,7 @@ func Decode(buf []byte) (g *graph.Graph, err error) {
 			g, err = nil, fmt.Errorf("serialize: %w", ops.Recovered("building the graph", p))
 		}
 	}()
-	return build(r)
+	return build(r, &stopCheck{ctx: ctx})
 }
 
 // loader holds the state of one build.
@@ -149,14 +185,15 @@ type loader struct {
 	added     []*graph.Op           // per node, once added
 	// backEdges lists the loop merges added without their back edges.
 	backEdges []int
+	stop      *stopCheck
 }
 
 func (l *loader) warnf(format string, args ...any) {
 	l.rp.Warnings = append(l.rp.Warnings, fmt.Sprintf(format, args...))
 }
 
-func build(r *rawGraph) (*graph.Graph, error) {
-	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}}
+func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
+	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}, stop: stop}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
 	if err := l.indexVariables(); err != nil {
 		return nil, err
@@ -223,6 +260,9 @@ func (l *loader) indexNodes() error {
 	l.byNodeOut = map[rawIntPair]string{}
 	byNodeOut := l.byNodeOut
 	for i := range nodes {
+		if err := l.stop.tick(); err != nil {
+			return err
+		}
 		n := &nodes[i]
 		if n.Name == "" {
 			n.Name = fmt.Sprintf("node_%d", n.ID)
@@ -551,6 +591,9 @@ func (l *loader) addAll() error {
 			if h.len() == 0 {
 				return l.cycleError()
 			}
+		}
+		if err := l.stop.tick(); err != nil {
+			return err
 		}
 		item := h.pop()
 		if item < nv {
