@@ -2,6 +2,7 @@ package serialize
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -118,14 +119,52 @@ func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 		}
 		return buf, nil
 	}
-	buf, err := io.ReadAll(io.LimitReader(r, maxBufferSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("serialize: reading graph: %w", err)
+	return readStream(r)
+}
+
+// MaxStreamSize caps what Read (and Load of a path that is not a regular
+// file: a pipe, a device such as /dev/zero) reads from a stream whose size
+// it cannot know beforehand: a stream that goes on is refused with an
+// error, not read until memory runs out. Regular files are bounded by
+// their size and FlatBuffers' 2 GiB.
+var MaxStreamSize int64 = 1 << 30
+
+// readStream reads a stream of unknown size, in growing chunks, up to
+// MaxStreamSize (and 2 GiB). A stream whose first four bytes cannot begin
+// a FlatBuffer (a root offset under 4, into itself: what an endless run of
+// zeros gives)
+// is refused at once.
+func readStream(r io.Reader) ([]byte, error) {
+	limit := min(MaxStreamSize, maxBufferSize)
+	buf := make([]byte, 0, 64<<10)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // grow geometrically
+		}
+		want := min(int64(cap(buf)), limit+1)
+		n, err := r.Read(buf[len(buf):want])
+		buf = buf[:len(buf)+n]
+		if len(buf) >= 4 {
+			if root := binary.LittleEndian.Uint32(buf); root < 4 {
+				return nil, &FormatError{Offset: 0, Msg: fmt.Sprintf("root table offset %d: not a graph file", root)}
+			}
+		}
+		if int64(len(buf)) > limit {
+			if limit < maxBufferSize {
+				return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("graph stream goes on past %d bytes (serialize.MaxStreamSize; it is not a regular file, so its size is not known beforehand)", limit)}
+			}
+			return nil, &FormatError{Offset: -1, Msg: "graph file exceeds the FlatBuffers limit of 2 GiB"}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("serialize: reading graph: %w", err)
+		}
 	}
-	if len(buf) > maxBufferSize {
-		return nil, &FormatError{Offset: -1, Msg: "graph file exceeds the FlatBuffers limit of 2 GiB"}
-	}
-	return buf, nil
+	out := alignedBytes(len(buf))
+	copy(out, buf)
+	return out, nil
 }
 
 // Decode builds a graph from the bytes of a graph file.
@@ -427,6 +466,9 @@ func (l *loader) addVariable(i int) error {
 		if la.emptyScalar {
 			e.emptyScalar = la.arr
 		}
+		if la.strides != "" {
+			l.warnf("%v %q: %s", v.VarType, v.Name, la.strides)
+		}
 		var gv *graph.Variable
 		if v.VarType == fb.VarTypeVARIABLE {
 			gv = l.g.Var(v.Name, la.arr)
@@ -468,6 +510,9 @@ func (l *loader) addPlaceholder(v *rawVariable) error {
 		val = la.arr
 		if la.emptyScalar {
 			e.emptyScalar = la.arr
+		}
+		if la.strides != "" {
+			l.warnf("placeholder %q: %s", v.Name, la.strides)
 		}
 		if l.rp.PlaceholderValues == nil {
 			l.rp.PlaceholderValues = map[string]*ndarray.Array{}
@@ -926,6 +971,9 @@ func (l *loader) finish() error {
 				la, err := arrayFromRaw(&u.Values[k], ndarray.Invalid)
 				if err != nil {
 					return fmt.Errorf("serialize: updater state %q of %q: %w", key, u.ParamName, err)
+				}
+				if la.strides != "" {
+					l.warnf("updater state %q of %q: %s", key, u.ParamName, la.strides)
 				}
 				m[key] = la.arr
 			}

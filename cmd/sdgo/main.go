@@ -56,7 +56,11 @@ commands:
   gradcheck  check a graph file's gradients against central differences (sdgo gradcheck -h)
   info       summarize a graph file: variables, ops, placeholders, losses (sdgo info -h)
   run        run a graph file and print its outputs (sdgo run -h)
-  version    print the version, the Go runtime and the kernel instruction set`)
+  version    print the version, the Go runtime and the kernel instruction set
+
+exit status: 0 done, 1 the run or check failed or stopped at -timeout, 2 usage,
+3 a graph or input file that does not load, 4 an internal failure (a bug in
+sdgo, caught: please report it)`)
 }
 
 // newFlagSet returns a command's flag set, whose -h prints the command's
@@ -107,16 +111,13 @@ func parseAndLoad(fs *flag.FlagSet, args []string, moreArgs bool, stderr io.Writ
 	if err != nil {
 		cancel()
 		fmt.Fprintf(stderr, "sdgo %s: %v\n", fs.Name(), err)
-		if stoppedByTimeout(err) {
-			return nil, nil, nil, 1
+		if strings.Contains(err.Error(), "internal error") {
+			return nil, nil, nil, exitInternal // the loader caught a bug of its own
 		}
-		return nil, nil, nil, 2
+		return nil, nil, nil, exitFor(err, exitBadFile)
 	}
 	return g, ctx, cancel, -1
 }
-
-// stoppedByTimeout reports whether err is -timeout's deadline passing.
-func stoppedByTimeout(err error) bool { return errors.Is(err, context.DeadlineExceeded) }
 
 // splitList splits a comma-separated list, dropping blanks and empty items.
 func splitList(s string) []string {

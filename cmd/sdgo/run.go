@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,10 +54,11 @@ Exit status: 0 when every output was computed (or, not named, lay in a
 branch not taken), 1 when the run fails (the message names the op and its
 inputs), stops at -timeout (which covers loading the file, and stops even
 one long op: matmul and convolutions ask between panels of their products),
-or a named output lay in a branch not taken, 2
-on a usage error (flags, output names, placeholder values that are missing,
-unreadable or of a shape the placeholder cannot take) or a file that does
-not load.
+or a named output lay in a branch not taken, 2 on a usage error (flags,
+output names, placeholder values in flags that are missing or of a shape
+the placeholder cannot take), 3 when the graph file does not load or a .npy
+or -feeds file cannot be read or makes no sense, 4 when sdgo caught a bug of
+its own (see sdgo help).
 
 flags:`
 
@@ -145,27 +147,24 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var fileVals map[string]any
 	if *feedsFile != "" {
-		b, err := os.ReadFile(*feedsFile)
-		if err == nil {
-			err = json.Unmarshal(b, &fileVals)
-		}
-		if err != nil {
+		var err error
+		if fileVals, err = readJSONFile(*feedsFile); err != nil {
 			fmt.Fprintf(stderr, "sdgo run: -feeds %s: %v\n", *feedsFile, err)
-			return 2
+			return exitBadFile
 		}
 	}
 	fed, err := runPlaceholderValues(g, feeds, fileVals, named)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
-		return 2
+		return exitFor(err, exitUsage)
 	}
 	results, dead, err := runOutputs(ctx, g, fed, named)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
 		if errors.Is(err, exec.ErrFeed) {
-			return 2 // a feed the placeholder cannot take, like the others above
+			return exitUsage // a feed the placeholder cannot take, like the others above
 		}
-		return 1
+		return exitFor(err, exitFailed)
 	}
 	if explicit && len(dead) > 0 {
 		fmt.Fprintf(stderr, "sdgo run: %s lies in a branch that was not taken\n", strings.Join(quoteAll(dead), ", "))
@@ -731,13 +730,13 @@ func arrayJSON(a *ndarray.Array) map[string]any {
 // placeholder's dtype (NumPy's default is float64; graphs are mostly
 // float32). The executor checks the shape when it takes the feed.
 func feedFromNPY(p *graph.Variable, path string) (*ndarray.Array, error) {
-	b, err := os.ReadFile(path)
+	a, err := readNPYFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("-feed %s: %w", p.Name(), err)
-	}
-	a, err := readNPY(b)
-	if err != nil {
-		return nil, fmt.Errorf("-feed %s: %s: %w", p.Name(), path, err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) { // names the file already
+			return nil, badInput(fmt.Errorf("-feed %s: %w", p.Name(), err))
+		}
+		return nil, badInput(fmt.Errorf("-feed %s: %s: %w", p.Name(), path, err))
 	}
 	if a.DType() == p.DType() {
 		return a, nil
