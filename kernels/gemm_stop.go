@@ -28,32 +28,28 @@ func GemmStop[T Float](stop func() bool, threads int, m, n, k int, alpha T, a []
 	checkExtent("C", c, 0, m, n, rsc, csc)
 	checkExtent("A", a, 0, m, k, rsa, csa)
 	checkExtent("B", b, 0, k, n, rsb, csb)
-	if n > m {
-		if csb < 0 || csc < 0 {
-			Gemm(threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
-			return true
-		}
-		w := panelWidth(n, float64(m)*float64(k))
-		for j := 0; j < n; j += w {
-			if j > 0 && stop() {
-				return false
-			}
-			nw := min(w, n-j)
-			Gemm(threads, m, nw, k, alpha, a, rsa, csa, b[j*csb:], rsb, csb, beta, c[j*csc:], rsc, csc)
-		}
-		return true
+	// Panels of C's columns (B's) when it has more columns than rows, else
+	// of its rows (A's); a negative stride there puts a panel before its
+	// slice, so the product runs whole.
+	cols := n > m
+	size, perLine, neg := m, float64(n)*float64(k), rsa < 0 || rsc < 0
+	if cols {
+		size, perLine, neg = n, float64(m)*float64(k), csb < 0 || csc < 0
 	}
-	if rsa < 0 || rsc < 0 {
+	if neg {
 		Gemm(threads, m, n, k, alpha, a, rsa, csa, b, rsb, csb, beta, c, rsc, csc)
 		return true
 	}
-	h := panelWidth(m, float64(n)*float64(k))
-	for i := 0; i < m; i += h {
-		if i > 0 && stop() {
+	w := panelWidth(size, perLine)
+	for o := 0; o < size; o += w {
+		if o > 0 && stop() {
 			return false
 		}
-		mh := min(h, m-i)
-		Gemm(threads, mh, n, k, alpha, a[i*rsa:], rsa, csa, b, rsb, csb, beta, c[i*rsc:], rsc, csc)
+		if p := min(w, size-o); cols {
+			Gemm(threads, m, p, k, alpha, a, rsa, csa, b[o*csb:], rsb, csb, beta, c[o*csc:], rsc, csc)
+		} else {
+			Gemm(threads, p, n, k, alpha, a[o*rsa:], rsa, csa, b, rsb, csb, beta, c[o*rsc:], rsc, csc)
+		}
 	}
 	return true
 }
