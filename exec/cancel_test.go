@@ -58,3 +58,49 @@ func TestContextCanceled(t *testing.T) {
 		}
 	}
 }
+
+// One long op stops at the request's deadline, not after it: the matmul
+// and conv2d kernels ask the context between panels of their products
+// (issue 23: -timeout 1s on one matmul ran 5-6 s and exited 0). The run
+// is a single op, so an error at all shows the op itself stopped: a run
+// whose last op finishes has nothing left to stop before.
+func TestContextStopsLongOp(t *testing.T) {
+	const n = 2048 // 8.6e9 multiply-adds: a good fraction of a second at best
+	big := func(shape ...int) *ndarray.Array { return ndarray.Must(ndarray.Full(ndarray.Float32, 1, shape...)) }
+	mm := graph.New()
+	a := mm.Placeholder("a", ndarray.Float32, n, n)
+	mmOut := a.MatMul(a).Named("y")
+	conv := graph.New()
+	x := conv.Placeholder("x", ndarray.Float32, 8, 64, 130, 130)
+	w := conv.Placeholder("w", ndarray.Float32, 3, 3, 64, 256) // 8·128²·256·576: 1.2e10
+	convOut := conv.CNN().Conv2D(x, w, nil, graph.Conv2DConfig{}).Named("y")
+	cases := []struct {
+		name  string
+		g     *graph.Graph
+		out   string
+		feeds map[string]*ndarray.Array
+		op    string
+	}{
+		{"matmul", mm, mmOut.Name(), map[string]*ndarray.Array{"a": big(n, n)}, "(matmul)"},
+		{"conv2d", conv, convOut.Name(), map[string]*ndarray.Array{"x": big(8, 64, 130, 130), "w": big(3, 3, 64, 256)}, "(conv2d)"},
+	}
+	for _, c := range cases {
+		for _, par := range []int{0, 2} {
+			s := exec.New(c.g)
+			s.Parallel = par
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+			start := time.Now()
+			_, err := s.Exec(exec.Request{Feeds: c.feeds, Outputs: []string{c.out}, Context: ctx})
+			d := time.Since(start)
+			cancel()
+			if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ndarray.ErrStopped) ||
+				!strings.Contains(err.Error(), "run stopped in op") || !strings.Contains(err.Error(), c.op) {
+				t.Errorf("%s, parallel %d: %v; want the op stopped at its deadline", c.name, par, err)
+			}
+			t.Logf("%s, parallel %d: stopped after %v", c.name, par, d)
+			if d > 3*time.Second {
+				t.Errorf("%s, parallel %d: stopped after %v", c.name, par, d)
+			}
+		}
+	}
+}

@@ -16,8 +16,10 @@
 // copy, because a trainer updates its variables' arrays in place.
 //
 // Exec takes a Request; its Context stops a run between ops (a loop that
-// would run until Session.MaxIterations, a deadline in a server), with an
-// error that wraps the context's.
+// would run until Session.MaxIterations, a deadline in a server), and
+// inside the long ones that ask it as they go (matmul and the GEMM-based
+// convolutions, between panels of about 2^26 multiply-adds: ops.Ctx.Stop),
+// with an error that wraps the context's.
 //
 // Listeners see every op before and after it runs; the validation
 // listeners and the training loop hook in there.

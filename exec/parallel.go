@@ -85,6 +85,7 @@ func (ru *run) execParallel(workers int) error {
 		})
 		opexec.Of(ctx).SetRelease(ru.s.pool.put)
 		opexec.Of(ctx).ShareState(opexec.Of(ru.ctx))
+		opexec.Of(ctx).SetStop(ru.stop)
 		ins := make([]*ndarray.Array, 0, 8)
 		for k := range ready {
 			st := &p.steps[k]

@@ -66,8 +66,11 @@ type Request struct {
 	Donate []string
 	// Context, when not nil, stops the run once it is done (canceled, or
 	// past its deadline): the run fails before its next op with an error
-	// wrapping the context's error. An op already running finishes first.
-	// A loop that would run until MaxIterations can so be stopped sooner.
+	// wrapping the context's error. An op already running finishes first,
+	// unless it asks the context as it goes (ops.Ctx.Stop: matmul and the
+	// GEMM-based convolutions, every 2^26 multiply-adds or so), which
+	// fails it with an error wrapping ndarray.ErrStopped too. A loop that
+	// would run until MaxIterations can so be stopped sooner.
 	Context context.Context
 }
 
@@ -212,6 +215,7 @@ func (s *Session) Exec(r Request) (map[string]*ndarray.Array, error) {
 	ru.listeners = append(append(ru.listeners[:0], s.listeners...), r.Listeners...)
 	s.mu.Unlock()
 	ru.stop = r.Context
+	opexec.Of(ru.ctx).SetStop(r.Context)
 	if err := ru.exec(); err != nil {
 		return nil, err
 	}
@@ -349,6 +353,7 @@ func (s *Session) putRun(ru *run) {
 	opexec.Of(ru.ctx).ResetState() // drop what stateful ops kept (tensor arrays)
 	ru.listeners = ru.listeners[:0]
 	ru.p, ru.cur, ru.stop = nil, nil, nil
+	opexec.Of(ru.ctx).SetStop(nil)
 	s.runs.Put(ru)
 }
 
@@ -632,6 +637,13 @@ func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array
 	}()
 	outs, err = st.def.Run(ctx, ins, st.op.Args())
 	if err != nil {
+		if errors.Is(err, ndarray.ErrStopped) {
+			// A long kernel asked the request's context (ops.Ctx.Stop).
+			if e := hooks.StopErr(); e != nil && !errors.Is(err, e) {
+				err = fmt.Errorf("%w: %w", err, e)
+			}
+			return nil, fmt.Errorf("exec: run stopped in op %s: %w", describe(st, ins), err)
+		}
 		return nil, fmt.Errorf("exec: op %s: %w", describe(st, ins), err)
 	}
 	return outs, nil

@@ -1,6 +1,7 @@
 package ndarray
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -99,6 +100,12 @@ func bstrides(shape, strides, out []int) []int {
 // as a row (a) or column (b), whatever their transpose flag, and their axis
 // is dropped from the result. Integer products wrap around on overflow.
 func MatMul(a, b *Array, transA, transB bool) (*Array, error) {
+	return MatMulStop(nil, a, b, transA, transB)
+}
+
+// MatMulStop is MatMul that asks stop (when not nil) as it goes, as
+// MatMulIntoStop does.
+func MatMulStop(stop func() bool, a, b *Array, transA, transB bool) (*Array, error) {
 	if a.DType() != b.DType() {
 		return nil, fmt.Errorf("ndarray: matmul of %v and %v arrays: dtypes differ", a.DType(), b.DType())
 	}
@@ -113,12 +120,24 @@ func MatMul(a, b *Array, transA, transB bool) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	return out, matmulInto(p, out, a, b)
+	return out, matmulInto(stop, p, out, a, b)
 }
 
 // MatMulInto writes MatMul(a, b, transA, transB) into dst, which must have the
 // result's shape and dtype and must not share a buffer with a or b.
 func MatMulInto(dst, a, b *Array, transA, transB bool) error {
+	return MatMulIntoStop(nil, dst, a, b, transA, transB)
+}
+
+// ErrStopped is the error of the ...Stop functions when their stop function
+// said to stop before they were done.
+var ErrStopped = errors.New("ndarray: stopped")
+
+// MatMulIntoStop is MatMulInto that asks stop (when not nil), between
+// panels of about 2^26 multiply-adds (kernels.GemmStop), whether to go on,
+// and returns ErrStopped, dst partly written, when it says no: a deadline
+// so ends one long product within about a panel's time.
+func MatMulIntoStop(stop func() bool, dst, a, b *Array, transA, transB bool) error {
 	if a.DType() != b.DType() || dst.DType() != a.DType() {
 		return fmt.Errorf("ndarray: matmul of %v and %v arrays into %v", a.DType(), b.DType(), dst.DType())
 	}
@@ -133,10 +152,10 @@ func MatMulInto(dst, a, b *Array, transA, transB bool) error {
 		// The products write dst while they still read a and b.
 		return fmt.Errorf("ndarray: matmul of shapes %v and %v into an array that shares a buffer with an operand", a.shape, b.shape)
 	}
-	return matmulInto(p, dst, a, b)
+	return matmulInto(stop, p, dst, a, b)
 }
 
-func matmulInto(p *matmulPlan, dst, a, b *Array) error {
+func matmulInto(stop func() bool, p *matmulPlan, dst, a, b *Array) error {
 	// Express dst as [batch..., m, n] strides.
 	full := append(append([]int(nil), p.batch...), p.m, p.n)
 	dst2 := make([]int, len(full))
@@ -162,26 +181,29 @@ func matmulInto(p *matmulPlan, dst, a, b *Array) error {
 		fillValue(dst, 0)
 		return nil
 	}
+	done := true
 	switch a.DType() {
 	case Float32:
-		gemmBatches(Raw[float32](dst), Raw[float32](a), Raw[float32](b), p, rsc, csc, &nn)
+		done = gemmBatches(stop, Raw[float32](dst), Raw[float32](a), Raw[float32](b), p, rsc, csc, &nn)
 	case Float64:
-		gemmBatches(Raw[float64](dst), Raw[float64](a), Raw[float64](b), p, rsc, csc, &nn)
+		done = gemmBatches(stop, Raw[float64](dst), Raw[float64](a), Raw[float64](b), p, rsc, csc, &nn)
 	case Int32:
-		intBatches(Raw[int32](dst), Raw[int32](a), Raw[int32](b), p, rsc, csc, &nn)
+		done = intBatches(stop, Raw[int32](dst), Raw[int32](a), Raw[int32](b), p, rsc, csc, &nn)
 	case Int64:
-		intBatches(Raw[int64](dst), Raw[int64](a), Raw[int64](b), p, rsc, csc, &nn)
+		done = intBatches(stop, Raw[int64](dst), Raw[int64](a), Raw[int64](b), p, rsc, csc, &nn)
+	}
+	if !done {
+		return fmt.Errorf("matmul of %v and %v: %w", a.shape, b.shape, ErrStopped)
 	}
 	return nil
 }
 
 // gemmBatches computes every product of the batch, side by side when they
 // are small (kernels.GemmBatch).
-func gemmBatches[T kernels.Float](c, a, b []T, p *matmulPlan, rsc, csc int, nn *nest) {
+func gemmBatches[T kernels.Float](stop func() bool, c, a, b []T, p *matmulPlan, rsc, csc int, nn *nest) bool {
 	if shapeSize(p.batch) == 1 {
 		off := nn.off
-		kernels.Gemm(0, p.m, p.n, p.k, 1, a[off[1]:], p.rsa, p.csa, b[off[2]:], p.rsb, p.csb, 0, c[off[0]:], rsc, csc)
-		return
+		return kernels.GemmStop(stop, 0, p.m, p.n, p.k, 1, a[off[1]:], p.rsa, p.csa, b[off[2]:], p.rsb, p.csb, 0, c[off[0]:], rsc, csc)
 	}
 	offs := make([][3]int, 0, shapeSize(p.batch))
 	nn.each(func(off [3]int, cnt int, inc [3]int) {
@@ -189,14 +211,27 @@ func gemmBatches[T kernels.Float](c, a, b []T, p *matmulPlan, rsc, csc int, nn *
 			offs = append(offs, [3]int{off[1] + i*inc[1], off[2] + i*inc[2], off[0] + i*inc[0]})
 		}
 	})
-	kernels.GemmBatch(0, p.m, p.n, p.k, 1, a, p.rsa, p.csa, b, p.rsb, p.csb, 0, c, rsc, csc, offs)
+	return kernels.GemmBatchStop(stop, 0, p.m, p.n, p.k, 1, a, p.rsa, p.csa, b, p.rsb, p.csb, 0, c, rsc, csc, offs)
 }
 
-func intBatches[T Num](c, a, b []T, p *matmulPlan, rsc, csc int, nn *nest) {
+// intStopWork is the work between two questions to stop (a variable for the
+// tests).
+var intStopWork = 1 << 22
+
+// intBatches computes integer products, asking stop (when not nil) every
+// 2^22 multiply-adds or so, between rows; false means it stopped.
+func intBatches[T Num](stop func() bool, c, a, b []T, p *matmulPlan, rsc, csc int, nn *nest) bool {
+	stopped, work := false, 0
 	nn.each(func(off [3]int, cnt int, inc [3]int) {
-		for t := 0; t < cnt; t++ {
+		for t := 0; t < cnt && !stopped; t++ {
 			oc, oa, ob := off[0]+t*inc[0], off[1]+t*inc[1], off[2]+t*inc[2]
 			for i := 0; i < p.m; i++ {
+				if work += p.n * p.k; stop != nil && work >= intStopWork {
+					if work = 0; stop() {
+						stopped = true
+						return
+					}
+				}
 				for j := 0; j < p.n; j++ {
 					var s T
 					for q := 0; q < p.k; q++ {
@@ -207,4 +242,5 @@ func intBatches[T Num](c, a, b []T, p *matmulPlan, rsc, csc int, nn *nest) {
 			}
 		}
 	})
+	return !stopped
 }

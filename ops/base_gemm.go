@@ -178,7 +178,7 @@ var tensorDotOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		return one(out, ndarray.MatMulInto(o2, am, bm, false, false))
+		return one(out, ndarray.MatMulIntoStop(c.Stop(), o2, am, bm, false, false))
 	},
 	Grad: bpOp("tensormmul_bp"),
 })
@@ -254,7 +254,7 @@ var tensorMmulBpOp = Register(&Def{
 			if err != nil {
 				return nil, err
 			}
-			m, err := ndarray.MatMul(gm, bm, false, true)
+			m, err := ndarray.MatMulStop(c.Stop(), gm, bm, false, true)
 			if err != nil {
 				return nil, err
 			}
@@ -267,7 +267,7 @@ var tensorMmulBpOp = Register(&Def{
 			if err != nil {
 				return nil, err
 			}
-			m, err := ndarray.MatMul(am, gm, true, false)
+			m, err := ndarray.MatMulStop(c.Stop(), am, gm, true, false)
 			if err != nil {
 				return nil, err
 			}
@@ -431,7 +431,7 @@ var batchedGemmOp = Register(&Def{
 				return nil, err
 			}
 			out := c.Alloc(in[0].DType(), []int{g.m, g.n})
-			if err := ndarray.MatMulInto(out, in[2+e], in[2+g.batch+e], g.ta, g.tb); err != nil {
+			if err := ndarray.MatMulIntoStop(c.Stop(), out, in[2+e], in[2+g.batch+e], g.ta, g.tb); err != nil {
 				return nil, err
 			}
 			if alpha != 1 {

@@ -338,7 +338,9 @@ func conv2dFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, b, out *ndarray.Arra
 		}
 		if p.cfg.nhwc {
 			// out[nb·P, oC] = col[nb·P, K] · W[K, oC]
-			kernels.Gemm(0, nb*p.P, d.oC, p.K, 1, col, p.K, 1, wv, d.oC, 1, beta, ov[b0*oSz:], d.oC, 1)
+			if !kernels.GemmStop(c.Stop(), 0, nb*p.P, d.oC, p.K, 1, col, p.K, 1, wv, d.oC, 1, beta, ov[b0*oSz:], d.oC, 1) {
+				return c.Err()
+			}
 			continue
 		}
 		// out_i[oC, P] = W[oC, K] · colT_i[K, P]
@@ -346,7 +348,9 @@ func conv2dFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, b, out *ndarray.Arra
 		for i := range offs {
 			offs[i] = [3]int{0, i * p.K * p.P, (b0 + i) * oSz}
 		}
-		kernels.GemmBatch(0, d.oC, p.P, p.K, 1, wv, p.K, 1, col, p.P, 1, beta, ov, p.P, 1, offs)
+		if !kernels.GemmBatchStop(c.Stop(), 0, d.oC, p.P, p.K, 1, wv, p.K, 1, col, p.P, 1, beta, ov, p.P, 1, offs) {
+			return c.Err()
+		}
 	}
 	return nil
 }
@@ -445,11 +449,15 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.A
 			}
 			if p.cfg.nhwc {
 				// dW[K, oC] += col^T · gO[nb·P, oC]
-				kernels.Gemm(0, p.K, d.oC, nb*p.P, 1, col, 1, p.K, gb, d.oC, 1, 1, dwv, d.oC, 1)
+				if !kernels.GemmStop(c.Stop(), 0, p.K, d.oC, nb*p.P, 1, col, 1, p.K, gb, d.oC, 1, 1, dwv, d.oC, 1) {
+					return c.Err()
+				}
 			} else {
 				for i := 0; i < nb; i++ {
 					// dW[oC, K] += gO_i[oC, P] · colT_i^T
-					kernels.Gemm(0, d.oC, p.K, p.P, 1, gb[i*oSz:], p.P, 1, col[i*p.K*p.P:], 1, p.P, 1, dwv, p.K, 1)
+					if !kernels.GemmStop(c.Stop(), 0, d.oC, p.K, p.P, 1, gb[i*oSz:], p.P, 1, col[i*p.K*p.P:], 1, p.P, 1, dwv, p.K, 1) {
+						return c.Err()
+					}
 				}
 			}
 		}
@@ -458,14 +466,18 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.A
 		}
 		if p.cfg.nhwc {
 			// dcol[nb·P, K] = gO · W^T
-			kernels.Gemm(0, nb*p.P, p.K, d.oC, 1, gb, d.oC, 1, wv, 1, d.oC, 0, dcol, p.K, 1)
+			if !kernels.GemmStop(c.Stop(), 0, nb*p.P, p.K, d.oC, 1, gb, d.oC, 1, wv, 1, d.oC, 0, dcol, p.K, 1) {
+				return c.Err()
+			}
 		} else {
 			// dcolT_i[K, P] = W^T[K, oC] · gO_i[oC, P]
 			offs := make([][3]int, nb)
 			for i := range offs {
 				offs[i] = [3]int{0, i * oSz, i * p.K * p.P}
 			}
-			kernels.GemmBatch(0, p.K, p.P, d.oC, 1, wv, 1, p.K, gb, p.P, 1, 0, dcol, p.P, 1, offs)
+			if !kernels.GemmBatchStop(c.Stop(), 0, p.K, p.P, d.oC, 1, wv, 1, p.K, gb, p.P, 1, 0, dcol, p.P, 1, offs) {
+				return c.Err()
+			}
 		}
 		for i := 0; i < nb; i++ {
 			im := dxv[(b0+i)*iSz : (b0+i+1)*iSz]

@@ -243,7 +243,9 @@ func conv3Fwd[T kernels.Float](c *Ctx, p conv3Plan, x, w, b, out *ndarray.Array)
 		clear(col)
 		im := xv[n*iSz:]
 		p.walk3(func(row, cc, in int) { copy(col[row*p.K+cc:][:p.iC], im[in:in+p.iC]) })
-		kernels.Gemm(0, p.P, p.oC, p.K, 1, col, p.K, 1, wv, p.oC, 1, beta, ov[n*p.P*p.oC:], p.oC, 1)
+		if !kernels.GemmStop(c.Stop(), 0, p.P, p.oC, p.K, 1, col, p.K, 1, wv, p.oC, 1, beta, ov[n*p.P*p.oC:], p.oC, 1) {
+			return c.Err()
+		}
 	}
 	return fromCL(out, tgt)
 }
@@ -276,7 +278,9 @@ func conv3Bwd[T kernels.Float](c *Ctx, p conv3Plan, x, w, g, dx, dw *ndarray.Arr
 			clear(col)
 			im := xv[n*iSz:]
 			p.walk3(func(row, cc, in int) { copy(col[row*p.K+cc:][:p.iC], im[in:in+p.iC]) })
-			kernels.Gemm(0, p.K, p.oC, p.P, 1, col, 1, p.K, gv[n*p.P*p.oC:], p.oC, 1, 1, dwv, p.oC, 1)
+			if !kernels.GemmStop(c.Stop(), 0, p.K, p.oC, p.P, 1, col, 1, p.K, gv[n*p.P*p.oC:], p.oC, 1, 1, dwv, p.oC, 1) {
+				return c.Err()
+			}
 		}
 		if dwArr != dw {
 			v, err := ndarray.Permute(dwArr, w3Inv[p.wf]...)
@@ -303,7 +307,9 @@ func conv3Bwd[T kernels.Float](c *Ctx, p conv3Plan, x, w, g, dx, dw *ndarray.Arr
 	dxv := flat[T](tgt)
 	clear(dxv)
 	for n := 0; n < p.bS; n++ {
-		kernels.Gemm(0, p.P, p.K, p.oC, 1, gv[n*p.P*p.oC:], p.oC, 1, wv, 1, p.oC, 0, col, p.K, 1)
+		if !kernels.GemmStop(c.Stop(), 0, p.P, p.K, p.oC, 1, gv[n*p.P*p.oC:], p.oC, 1, wv, 1, p.oC, 0, col, p.K, 1) {
+			return c.Err()
+		}
 		im := dxv[n*iSz:]
 		p.walk3(func(row, cc, in int) {
 			dst := im[in : in+p.iC]

@@ -1,7 +1,9 @@
 package ops
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/sdgo/sdgo/internal/opexec"
@@ -27,6 +29,10 @@ type Ctx struct {
 	put   func(*ndarray.Buffer)
 	got   []*ndarray.Buffer
 	freed []*ndarray.Buffer
+	// stop is the run's context (Request.Context), nil without one;
+	// stopFn asks it whether it is done (see Stop).
+	stop   context.Context
+	stopFn func() bool
 }
 
 // execCtx is a Ctx as the executor drives it (internal/opexec): the calls
@@ -180,6 +186,50 @@ func underAny(b *ndarray.Buffer, outs []*ndarray.Array) bool {
 
 // SetNeeded installs the executor's answer to Needed.
 func (c *execCtx) SetNeeded(f func(i int) bool) { c.needed = f }
+
+// SetStop makes the run's context, when not nil, the one Stop and Err
+// report on.
+func (c *execCtx) SetStop(ctx context.Context) {
+	if c.stop = ctx; ctx == nil || ctx.Done() == nil {
+		c.stop, c.stopFn = nil, nil // context.Background: never done
+		return
+	}
+	c.stopFn = func() bool { return ctx.Err() != nil }
+}
+
+// StopErr is the run's context's error (nil while it is not done, or
+// without one).
+func (c *execCtx) StopErr() error {
+	if c.stop == nil {
+		return nil
+	}
+	return c.stop.Err()
+}
+
+// Stop returns a function that reports whether the run must stop (its
+// context is done: a deadline, a cancel), for a long op to pass to the
+// kernels that ask it as they go (ndarray.MatMulIntoStop, kernels.GemmStop),
+// or nil when nothing can stop the run. An op that gets ndarray.ErrStopped
+// back returns it (wrapped); the executor reports the run stopped.
+func (c *Ctx) Stop() func() bool {
+	if c == nil {
+		return nil
+	}
+	return c.stopFn
+}
+
+// Err returns nil while the run may go on, else an error wrapping both
+// ndarray.ErrStopped and the context's error, for an op to return from
+// its own long loops (one check every few milliseconds of work is enough).
+func (c *Ctx) Err() error {
+	if c == nil || c.stop == nil {
+		return nil
+	}
+	if err := c.stop.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ndarray.ErrStopped, err)
+	}
+	return nil
+}
 
 // Needed reports whether anything will read output i. An op may skip
 // computing an output nobody needs and return nil in its place (the

@@ -65,7 +65,7 @@ var matMulOp = Register(&Def{
 			return nil, err
 		}
 		out := c.Alloc(in[0].DType(), s)
-		if err := ndarray.MatMulInto(out, in[0], in[1], tx, ty); err != nil {
+		if err := ndarray.MatMulIntoStop(c.Stop(), out, in[0], in[1], tx, ty); err != nil {
 			return nil, err
 		}
 		if alpha := a.Float(0, 1); alpha != 1 {
@@ -242,10 +242,10 @@ func matmulGrad(c *Ctx, operand *ndarray.Array, shape []int, a, b *ndarray.Array
 	var d *ndarray.Array
 	if ndarray.SameShape(full, operand.Shape()) {
 		d = c.Alloc(operand.DType(), full)
-		if err := ndarray.MatMulInto(d, a, b, ta, tb); err != nil {
+		if err := ndarray.MatMulIntoStop(c.Stop(), d, a, b, ta, tb); err != nil {
 			return nil, err
 		}
-	} else if d, err = ndarray.MatMul(a, b, ta, tb); err != nil {
+	} else if d, err = ndarray.MatMulStop(c.Stop(), a, b, ta, tb); err != nil {
 		return nil, err
 	}
 	if alpha != 1 {

@@ -100,7 +100,7 @@ func dpaForward(c *Ctx, name string, q, k, v, mask *ndarray.Array, scaled, wantO
 	w = c.Alloc(q.DType(), wShape)
 	sc := c.Alloc(q.DType(), wShape)
 	defer c.Release(sc)
-	if err := ndarray.MatMulInto(sc, k, q, true, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), sc, k, q, true, false); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if scaled {
@@ -148,7 +148,7 @@ func dpaForward(c *Ctx, name string, q, k, v, mask *ndarray.Array, scaled, wantO
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	out = c.Alloc(q.DType(), oShape)
-	if err := ndarray.MatMulInto(out, v, w, false, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), out, v, w, false, false); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, w, nil
@@ -162,12 +162,12 @@ func dpaBackward(c *Ctx, name string, q, k, v, w, g, gw *ndarray.Array, scaled b
 	wrap := func(err error) error { return fmt.Errorf("%s: %w", name, err) }
 	// dv = g·wᵀ; dw = vᵀ·g (+ gw).
 	dv = c.Alloc(v.DType(), v.Shape())
-	if err := ndarray.MatMulInto(dv, g, w, false, true); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), dv, g, w, false, true); err != nil {
 		return nil, nil, nil, wrap(err)
 	}
 	dw := c.Alloc(w.DType(), w.Shape())
 	defer c.Release(dw)
-	if err := ndarray.MatMulInto(dw, v, g, true, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), dw, v, g, true, false); err != nil {
 		return nil, nil, nil, wrap(err)
 	}
 	if gw != nil {
@@ -191,11 +191,11 @@ func dpaBackward(c *Ctx, name string, q, k, v, w, g, gw *ndarray.Array, scaled b
 	}
 	// scores = kᵀ·q: dq = k·ds, dk = q·dsᵀ.
 	dq = c.Alloc(q.DType(), q.Shape())
-	if err := ndarray.MatMulInto(dq, k, ds, false, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), dq, k, ds, false, false); err != nil {
 		return nil, nil, nil, wrap(err)
 	}
 	dk = c.Alloc(k.DType(), k.Shape())
-	if err := ndarray.MatMulInto(dk, q, ds, false, true); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), dk, q, ds, false, true); err != nil {
 		return nil, nil, nil, wrap(err)
 	}
 	return dq, dk, dv, nil
@@ -441,7 +441,7 @@ func mhaProject(c *Ctx, name string, x, w *ndarray.Array) (*ndarray.Array, error
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	p := c.Alloc(x.DType(), []int{x.Shape()[0], ws[0] * ws[1], x.Shape()[2]})
-	if err := ndarray.MatMulInto(p, wr, x, false, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), p, wr, x, false, false); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return ndarray.Reshape(p, x.Shape()[0], ws[0], ws[1], x.Shape()[2])
@@ -461,14 +461,14 @@ func mhaProjectBack(c *Ctx, name string, x, w, dp *ndarray.Array, needX, needW b
 	}
 	if needX {
 		dx = c.Alloc(x.DType(), xs)
-		if err := ndarray.MatMulInto(dx, wr, dpr, true, false); err != nil {
+		if err := ndarray.MatMulIntoStop(c.Stop(), dx, wr, dpr, true, false); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	if needW {
 		t := c.Alloc(x.DType(), []int{xs[0], ws[0] * ws[1], ws[2]})
 		defer c.Release(t)
-		if err := ndarray.MatMulInto(t, dpr, x, false, true); err != nil {
+		if err := ndarray.MatMulIntoStop(c.Stop(), t, dpr, x, false, true); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 		dw = c.Alloc(w.DType(), ws)
@@ -554,7 +554,7 @@ var mhaOp = Register(&Def{
 		defer c.Release(att)
 		wo := in[6]
 		out := c.Alloc(wo.DType(), []int{att.Shape()[0], wo.Shape()[1], att.Shape()[2]})
-		if err := ndarray.MatMulInto(out, wo, att, true, false); err != nil {
+		if err := ndarray.MatMulIntoStop(c.Stop(), out, wo, att, true, false); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if a.Int(1, 0) != 0 {
@@ -619,12 +619,12 @@ var mhaBpOp = Register(&Def{
 		// out = Woᵀ·att: dAtt = Wo·g, dWo = Σ_batch att·gᵀ.
 		datt := c.Alloc(g.DType(), as)
 		defer c.Release(datt)
-		if err := ndarray.MatMulInto(datt, wo, g, false, false); err != nil {
+		if err := ndarray.MatMulIntoStop(c.Stop(), datt, wo, g, false, false); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if c.Needed(6) {
 			t := c.Alloc(g.DType(), []int{as[0], as[1], want[1]})
-			err := ndarray.MatMulInto(t, att, g, false, true)
+			err := ndarray.MatMulIntoStop(c.Stop(), t, att, g, false, true)
 			if err == nil {
 				out[6] = c.Alloc(wo.DType(), wo.Shape())
 				err = ndarray.ReduceInto(ndarray.Sum, out[6], t, []int{0})

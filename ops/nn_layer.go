@@ -79,7 +79,7 @@ func xwRun(c *Ctx, name string, in []*ndarray.Array, a *Args) (*ndarray.Array, e
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	out := c.Alloc(x.DType(), shape)
-	if err := ndarray.MatMulInto(out, x, w, ta, tb); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), out, x, w, ta, tb); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, ndarray.BinaryInto(ndarray.Add, out, out, br)
@@ -141,9 +141,9 @@ var xwPlusBBpOp = Register(&Def{
 			// dx = g·w'ᵀ, w' the [K, M] weights; stored [K, N] with transposeA.
 			dx := c.Alloc(x.DType(), x.Shape())
 			if ta {
-				err = ndarray.MatMulInto(dx, w, g, tb, true)
+				err = ndarray.MatMulIntoStop(c.Stop(), dx, w, g, tb, true)
 			} else {
-				err = ndarray.MatMulInto(dx, g, w, false, !tb)
+				err = ndarray.MatMulIntoStop(c.Stop(), dx, g, w, false, !tb)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("xw_plus_b_bp: %w", err)
@@ -154,9 +154,9 @@ var xwPlusBBpOp = Register(&Def{
 			// dw = x'ᵀ·g, x' the [N, K] input; stored [M, K] with transposeB.
 			dw := c.Alloc(w.DType(), w.Shape())
 			if tb {
-				err = ndarray.MatMulInto(dw, g, x, true, ta)
+				err = ndarray.MatMulIntoStop(c.Stop(), dw, g, x, true, ta)
 			} else {
-				err = ndarray.MatMulInto(dw, x, g, !ta, false)
+				err = ndarray.MatMulIntoStop(c.Stop(), dw, x, g, !ta, false)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("xw_plus_b_bp: %w", err)

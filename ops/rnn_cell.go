@@ -103,7 +103,7 @@ func gruCellForward[T float32 | float64](c *Ctx, name string, in []*ndarray.Arra
 	}
 	ru := c.Alloc(dt, []int{bS, 2 * nOut})
 	defer c.Release(ru)
-	if err := ndarray.MatMulInto(ru, s.xh, in[2], false, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), ru, s.xh, in[2], false, false); err != nil {
 		s.release(c)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -129,7 +129,7 @@ func gruCellForward[T float32 | float64](c *Ctx, name string, in []*ndarray.Arra
 			xrh[i*nx+nIn+j] = r[i*nOut+j] * hl[i*nOut+j]
 		}
 	}
-	if err := ndarray.MatMulInto(s.c, s.xrh, in[3], false, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), s.c, s.xrh, in[3], false, false); err != nil {
 		s.release(c)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -214,7 +214,7 @@ func gruCellBackward[T float32 | float64](c *Ctx, name string, in []*ndarray.Arr
 	// Through [x, r∘hLast]·Wc: dXrh = dZc·Wcᵀ.
 	dxrh := c.Alloc(dt, []int{bS, nx})
 	defer c.Release(dxrh)
-	if err := ndarray.MatMulInto(dxrh, dzc, in[3], false, true); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), dxrh, dzc, in[3], false, true); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	xrhd := ndarray.Raw[T](dxrh)[:bS*nx]
@@ -233,7 +233,7 @@ func gruCellBackward[T float32 | float64](c *Ctx, name string, in []*ndarray.Arr
 	}
 	dxh := c.Alloc(dt, []int{bS, nx})
 	defer c.Release(dxh)
-	if err := ndarray.MatMulInto(dxh, dzru, in[2], false, true); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), dxh, dzru, in[2], false, true); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	xhd := ndarray.Raw[T](dxh)[:bS*nx]
@@ -250,10 +250,10 @@ func gruCellBackward[T float32 | float64](c *Ctx, name string, in []*ndarray.Arr
 		}
 	}
 	out[2], out[3] = c.Alloc(dt, in[2].Shape()), c.Alloc(dt, in[3].Shape())
-	if err := ndarray.MatMulInto(out[2], s.xh, dzru, true, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), out[2], s.xh, dzru, true, false); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if err := ndarray.MatMulInto(out[3], s.xrh, dzc, true, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), out[3], s.xrh, dzc, true, false); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	out[4], out[5] = c.Alloc(dt, in[4].Shape()), c.Alloc(dt, in[5].Shape())
@@ -419,7 +419,7 @@ func lstmCellForward[T float32 | float64](c *Ctx, name string, in []*ndarray.Arr
 	}
 	m := c.Alloc(dt, []int{bS, 4 * nOut})
 	defer c.Release(m)
-	if err := ndarray.MatMulInto(m, s.xy, in[3], false, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), m, s.xy, in[3], false, false); err != nil {
 		c.Release(s.xy)
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -589,7 +589,7 @@ func lstmCellBackward[T float32 | float64](c *Ctx, name string, in []*ndarray.Ar
 	}
 	dxy := c.Alloc(dt, []int{bS, nx})
 	defer c.Release(dxy)
-	if err := ndarray.MatMulInto(dxy, dm, in[3], false, true); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), dxy, dm, in[3], false, true); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	xyd := ndarray.Raw[T](dxy)[:bS*nx]
@@ -600,7 +600,7 @@ func lstmCellBackward[T float32 | float64](c *Ctx, name string, in []*ndarray.Ar
 		copy(dyl[r*nOut:(r+1)*nOut], xyd[r*nx+nIn:(r+1)*nx])
 	}
 	out[3] = c.Alloc(dt, in[3].Shape())
-	if err := ndarray.MatMulInto(out[3], s.xy, dm, true, false); err != nil {
+	if err := ndarray.MatMulIntoStop(c.Stop(), out[3], s.xy, dm, true, false); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	for i, v := range [][]T{dwci, dwcf, dwco} {

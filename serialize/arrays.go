@@ -92,6 +92,10 @@ type loadedArray struct {
 	// emptyScalar: the file held an empty rank-0 array (libnd4j writes empty
 	// arrays of any shape that way); sdgo holds it as shape [0].
 	emptyScalar bool
+	// strides, when not empty, says that the file's strides are not those
+	// of a dense array in its order: they were not followed (see
+	// denseStrides), and the loader warns.
+	strides string
 }
 
 // arrayFromRaw converts a FlatArray to an array. dtHint is the dtype of the
@@ -159,12 +163,46 @@ func arrayFromRaw(a *rawArray, dtHint ndarray.DType) (loadedArray, error) {
 	if err != nil {
 		return loadedArray{}, err
 	}
+	note := denseStrides(s)
 	if !isString(dt) && s.Order == orderF && needsReorder(shape) {
 		arr, err := fToC(buf, shape)
-		return loadedArray{arr: arr}, err
+		return loadedArray{arr: arr, strides: note}, err
 	}
 	arr, err := ndarray.NewView(buf, ndarray.Packed(shape...))
-	return loadedArray{arr: arr}, err
+	return loadedArray{arr: arr, strides: note}, err
+}
+
+// denseStrides returns "" when the shape-info's strides are those of a
+// dense array in its order (on the axes of more than one element: any
+// stride goes for the others, as real files have it), or when they are all
+// zero (absent); else a note for the loader's warning. The strides are not
+// followed either way: the buffer holds exactly the array's elements
+// (checkArray), so strides that are not dense cannot describe it, and
+// reading it as dense is what libnd4j does with the arrays it writes.
+func denseStrides(s shapeInfo) string {
+	zero := true
+	for _, st := range s.Strides {
+		zero = zero && st == 0
+	}
+	if zero {
+		return ""
+	}
+	want := make([]int64, len(s.Shape))
+	acc := int64(1)
+	for k := range s.Shape {
+		i := len(s.Shape) - 1 - k
+		if s.Order == orderF {
+			i = k
+		}
+		want[i] = acc
+		acc *= max(s.Shape[i], 1)
+	}
+	for i, d := range s.Shape {
+		if d > 1 && i < len(s.Strides) && s.Strides[i] != want[i] {
+			return fmt.Sprintf("the file's strides %v are not those of a dense '%c'-order array of shape %v (%v); ignored, the buffer read as dense", s.Strides, s.Order, s.Shape, want)
+		}
+	}
+	return ""
 }
 
 // needsReorder reports whether 'f' and 'c' order differ for this shape:

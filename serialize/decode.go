@@ -1,6 +1,7 @@
 package serialize
 
 import (
+	"context"
 	"fmt"
 
 	flatbuffers "github.com/google/flatbuffers/go"
@@ -11,7 +12,11 @@ import (
 // decode reads a FlatGraph buffer into raw structs. The buffer is verified
 // first (see verify.go), so the generated accessors below only ever see
 // offsets that are in range. Array buffers in the result alias buf.
-func decode(buf []byte) (g *rawGraph, err error) {
+func decode(buf []byte) (g *rawGraph, err error) { return decodeCtx(nil, buf) }
+
+// decodeCtx is decode that stops, with an error wrapping the context's,
+// once ctx (when not nil) is done.
+func decodeCtx(ctx context.Context, buf []byte) (g *rawGraph, err error) {
 	if err := verifyGraph(buf); err != nil {
 		return nil, err
 	}
@@ -24,7 +29,36 @@ func decode(buf []byte) (g *rawGraph, err error) {
 		}
 	}()
 	root := fb.GetRootAsFlatGraph(buf, 0)
-	return decodeGraph(root), nil
+	return decodeGraph(root, &stopCheck{ctx: ctx})
+}
+
+// stopCheck asks a context, every 1024 ticks, whether loading must stop.
+type stopCheck struct {
+	ctx context.Context
+	n   int
+}
+
+// tick counts one item (a node, a variable) and returns an error once the
+// context is done.
+func (s *stopCheck) tick() error {
+	if s == nil || s.ctx == nil {
+		return nil
+	}
+	if s.n++; s.n&1023 != 0 {
+		return nil
+	}
+	return s.err()
+}
+
+// err returns an error wrapping the context's once it is done.
+func (s *stopCheck) err() error {
+	if s == nil || s.ctx == nil {
+		return nil
+	}
+	if err := s.ctx.Err(); err != nil {
+		return fmt.Errorf("serialize: loading stopped: %w", err)
+	}
+	return nil
 }
 
 // has reports whether the field in the given slot (0-based field index) is
@@ -57,7 +91,7 @@ func strs(present bool, n int, get func(int) []byte) []string {
 	return s
 }
 
-func decodeGraph(r *fb.FlatGraph) *rawGraph {
+func decodeGraph(r *fb.FlatGraph, stop *stopCheck) (*rawGraph, error) {
 	t := r.Table()
 	g := &rawGraph{
 		ID:             r.Id(),
@@ -69,6 +103,9 @@ func decodeGraph(r *fb.FlatGraph) *rawGraph {
 		g.Variables = make([]rawVariable, r.VariablesLength())
 		var v fb.FlatVariable
 		for i := range g.Variables {
+			if err := stop.tick(); err != nil {
+				return nil, err
+			}
 			r.Variables(&v, i)
 			decodeVariable(&v, &g.Variables[i])
 		}
@@ -77,6 +114,9 @@ func decodeGraph(r *fb.FlatGraph) *rawGraph {
 		g.Nodes = make([]rawNode, r.NodesLength())
 		var n fb.FlatNode
 		for i := range g.Nodes {
+			if err := stop.tick(); err != nil {
+				return nil, err
+			}
 			r.Nodes(&n, i)
 			decodeNode(&n, &g.Nodes[i])
 		}
@@ -120,7 +160,7 @@ func decodeGraph(r *fb.FlatGraph) *rawGraph {
 			}
 		}
 	}
-	return g
+	return g, nil
 }
 
 func decodeArray(a *fb.FlatArray, out *rawArray) {

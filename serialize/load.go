@@ -1,6 +1,8 @@
 package serialize
 
 import (
+	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +16,12 @@ import (
 )
 
 // Load reads the graph file at path. See Decode.
-func Load(path string) (*graph.Graph, error) {
+func Load(path string) (*graph.Graph, error) { return LoadContext(context.Background(), path) }
+
+// LoadContext is Load that gives up, with an error wrapping the context's,
+// once ctx is done: it is asked as the file is read, and every thousand or
+// so variables and nodes as they are decoded and added to the graph.
+func LoadContext(ctx context.Context, path string) (*graph.Graph, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("serialize: %w", err)
@@ -24,7 +31,7 @@ func Load(path string) (*graph.Graph, error) {
 		// reading it would fail with the path twice: "d: ...: read d: is a directory"
 		return nil, fmt.Errorf("serialize: %s is a directory, not a graph file", path)
 	}
-	g, err := Read(f)
+	g, err := ReadContext(ctx, f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -32,12 +39,33 @@ func Load(path string) (*graph.Graph, error) {
 }
 
 // Read reads a whole graph file from r. See Decode.
-func Read(r io.Reader) (*graph.Graph, error) {
-	buf, err := readAll(r)
+func Read(r io.Reader) (*graph.Graph, error) { return ReadContext(context.Background(), r) }
+
+// ReadContext is Read that gives up once ctx is done (see LoadContext).
+func ReadContext(ctx context.Context, r io.Reader) (*graph.Graph, error) {
+	buf, err := readAll(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(buf)
+	return DecodeContext(ctx, buf)
+}
+
+// ctxReader fails a read once its context is done, so that reading a slow
+// stream (a pipe, a device) ends at a deadline. Len and the file's size
+// (readAll's sizing) pass through.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, fmt.Errorf("loading stopped: %w", err)
+	}
+	if len(p) > 4<<20 { // a deadline is asked at least every 4 MB
+		p = p[:4<<20]
+	}
+	return c.r.Read(p)
 }
 
 // sizer is implemented by readers that know how much they hold
@@ -47,7 +75,7 @@ type sizer interface{ Len() int }
 // readAll reads r into a 64-byte-aligned buffer, sized up front when r can
 // tell its size, so that arrays the file aligns can be used in place. It
 // refuses more than FlatBuffers' 2 GiB.
-func readAll(r io.Reader) ([]byte, error) {
+func readAll(ctx context.Context, r io.Reader) ([]byte, error) {
 	size := int64(-1)
 	switch x := r.(type) {
 	case *os.File:
@@ -58,6 +86,9 @@ func readAll(r io.Reader) ([]byte, error) {
 		}
 	case sizer:
 		size = int64(x.Len())
+	}
+	if ctx != nil && ctx.Done() != nil {
+		r = ctxReader{ctx, r} // sized above, read through the context
 	}
 	if size > maxBufferSize {
 		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("graph file of %d bytes exceeds the FlatBuffers limit of 2 GiB (%d bytes)", size, int64(maxBufferSize))}
@@ -88,14 +119,52 @@ func readAll(r io.Reader) ([]byte, error) {
 		}
 		return buf, nil
 	}
-	buf, err := io.ReadAll(io.LimitReader(r, maxBufferSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("serialize: reading graph: %w", err)
+	return readStream(r)
+}
+
+// MaxStreamSize caps what Read (and Load of a path that is not a regular
+// file: a pipe, a device such as /dev/zero) reads from a stream whose size
+// it cannot know beforehand: a stream that goes on is refused with an
+// error, not read until memory runs out. Regular files are bounded by
+// their size and FlatBuffers' 2 GiB.
+var MaxStreamSize int64 = 1 << 30
+
+// readStream reads a stream of unknown size, in growing chunks, up to
+// MaxStreamSize (and 2 GiB). A stream whose first four bytes cannot begin
+// a FlatBuffer (a root offset under 4, into itself: what an endless run of
+// zeros gives)
+// is refused at once.
+func readStream(r io.Reader) ([]byte, error) {
+	limit := min(MaxStreamSize, maxBufferSize)
+	buf := make([]byte, 0, 64<<10)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // grow geometrically
+		}
+		want := min(int64(cap(buf)), limit+1)
+		n, err := r.Read(buf[len(buf):want])
+		buf = buf[:len(buf)+n]
+		if len(buf) >= 4 {
+			if root := binary.LittleEndian.Uint32(buf); root < 4 {
+				return nil, &FormatError{Offset: 0, Msg: fmt.Sprintf("root table offset %d: not a graph file", root)}
+			}
+		}
+		if int64(len(buf)) > limit {
+			if limit < maxBufferSize {
+				return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("graph stream goes on past %d bytes (serialize.MaxStreamSize; it is not a regular file, so its size is not known beforehand)", limit)}
+			}
+			return nil, &FormatError{Offset: -1, Msg: "graph file exceeds the FlatBuffers limit of 2 GiB"}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("serialize: reading graph: %w", err)
+		}
 	}
-	if len(buf) > maxBufferSize {
-		return nil, &FormatError{Offset: -1, Msg: "graph file exceeds the FlatBuffers limit of 2 GiB"}
-	}
-	return buf, nil
+	out := alignedBytes(len(buf))
+	copy(out, buf)
+	return out, nil
 }
 
 // Decode builds a graph from the bytes of a graph file.
@@ -115,8 +184,14 @@ func readAll(r io.Reader) ([]byte, error) {
 // (no copy): the caller must not change buf afterwards. Errors for malformed
 // files are *FormatError (a broken buffer) or name the variable or node at
 // fault (duplicate names, inputs naming nothing, cycles, bad arrays).
-func Decode(buf []byte) (g *graph.Graph, err error) {
-	r, err := decode(buf)
+func Decode(buf []byte) (g *graph.Graph, err error) { return DecodeContext(context.Background(), buf) }
+
+// DecodeContext is Decode that gives up once ctx is done (see LoadContext).
+func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) {
+	if ctx.Done() == nil {
+		ctx = nil // never done: nothing to ask
+	}
+	r, err := decodeCtx(ctx, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +202,7 @@ func Decode(buf []byte) (g *graph.Graph, err error) {
 			g, err = nil, fmt.Errorf("serialize: %w", ops.Recovered("building the graph", p))
 		}
 	}()
-	return build(r)
+	return build(r, &stopCheck{ctx: ctx})
 }
 
 // loader holds the state of one build.
@@ -143,19 +218,21 @@ type loader struct {
 	byPair    map[rawIntPair]int    // variable id -> index in r.Variables
 	producer  map[string]int        // op output name -> node index
 	byNodeOut map[rawIntPair]string // (node id, output index) -> output name
+	byNodeID  map[int32][]int       // node id -> its ARRAY variables (see arraysOf)
 	outNames  [][]string            // per node: its output names
 	inputs    [][]string            // per node: its input variable names
 	added     []*graph.Op           // per node, once added
 	// backEdges lists the loop merges added without their back edges.
 	backEdges []int
+	stop      *stopCheck
 }
 
 func (l *loader) warnf(format string, args ...any) {
 	l.rp.Warnings = append(l.rp.Warnings, fmt.Sprintf(format, args...))
 }
 
-func build(r *rawGraph) (*graph.Graph, error) {
-	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}}
+func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
+	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}, stop: stop}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
 	foldViewWrites(r) // the writes through views a save for Java spelled out
 	if err := l.indexVariables(); err != nil {
@@ -223,6 +300,9 @@ func (l *loader) indexNodes() error {
 	l.byNodeOut = map[rawIntPair]string{}
 	byNodeOut := l.byNodeOut
 	for i := range nodes {
+		if err := l.stop.tick(); err != nil {
+			return err
+		}
 		n := &nodes[i]
 		if n.Name == "" {
 			n.Name = fmt.Sprintf("node_%d", n.ID)
@@ -322,29 +402,38 @@ func (l *loader) nodeOutputs(n *rawNode) ([]string, error) {
 		}
 		return out, nil
 	}
-	type idx struct {
-		second int32
-		name   string
-	}
-	var found []idx
-	for i := range l.r.Variables {
-		v := &l.r.Variables[i]
-		if v.ID != nil && v.ID.First == n.ID && v.VarType == fb.VarTypeARRAY {
-			found = append(found, idx{v.ID.Second, v.Name})
-		}
-	}
+	found := l.arraysOf()[n.ID]
 	if len(found) == 0 {
 		return []string{n.Name}, nil
 	}
-	sort.Slice(found, func(i, j int) bool { return found[i].second < found[j].second })
+	sort.Slice(found, func(i, j int) bool { return l.r.Variables[found[i]].ID.Second < l.r.Variables[found[j]].ID.Second })
 	out := make([]string, len(found))
-	for k, f := range found {
-		if f.second != int32(k) {
-			return nil, fmt.Errorf("serialize: node %q: its outputs are numbered %d.., not from 0 without gaps", n.Name, found[0].second)
+	for k, vi := range found {
+		v := &l.r.Variables[vi]
+		if v.ID.Second != int32(k) {
+			return nil, fmt.Errorf("serialize: node %q: its outputs are numbered %d.., not from 0 without gaps",
+				n.Name, l.r.Variables[found[0]].ID.Second)
 		}
-		out[k] = f.name
+		out[k] = v.Name
 	}
 	return out, nil
+}
+
+// arraysOf returns the op-output variables (ARRAY) that have an id, by the
+// node id their id names, in file order; built on first use, so that
+// matching nodes without outputNames to their variables is linear in the
+// file, not nodes × variables (issue 23: 200k nodes took over a minute).
+func (l *loader) arraysOf() map[int32][]int {
+	if l.byNodeID == nil {
+		l.byNodeID = map[int32][]int{}
+		for i := range l.r.Variables {
+			v := &l.r.Variables[i]
+			if v.ID != nil && v.VarType == fb.VarTypeARRAY {
+				l.byNodeID[v.ID.First] = append(l.byNodeID[v.ID.First], i)
+			}
+		}
+	}
+	return l.byNodeID
 }
 
 func (l *loader) extra(v *rawVariable) *varExtra {
@@ -377,6 +466,9 @@ func (l *loader) addVariable(i int) error {
 		e := l.extra(v)
 		if la.emptyScalar {
 			e.emptyScalar = la.arr
+		}
+		if la.strides != "" {
+			l.warnf("%v %q: %s", v.VarType, v.Name, la.strides)
 		}
 		var gv *graph.Variable
 		if v.VarType == fb.VarTypeVARIABLE {
@@ -419,6 +511,9 @@ func (l *loader) addPlaceholder(v *rawVariable) error {
 		val = la.arr
 		if la.emptyScalar {
 			e.emptyScalar = la.arr
+		}
+		if la.strides != "" {
+			l.warnf("placeholder %q: %s", v.Name, la.strides)
 		}
 		if l.rp.PlaceholderValues == nil {
 			l.rp.PlaceholderValues = map[string]*ndarray.Array{}
@@ -481,7 +576,11 @@ func (l *loader) addAll() error {
 	users := make([][]int, len(nodes))
 	key := make([]int, len(nodes)) // a node's place: its first output's variable index
 	varUsers := map[int][]int{}
+	var merges []int // the merge nodes, which may wait on a loop's back edge
 	for i := range nodes {
+		if isMerge(&nodes[i]) {
+			merges = append(merges, i)
+		}
 		key[i] = nv + i
 		for _, o := range l.outNames[i] {
 			if vi, ok := l.varIdx[o]; ok && vi < key[i] {
@@ -523,14 +622,24 @@ func (l *loader) addAll() error {
 	done := 0
 	for done < len(nodes) || h.len() > 0 {
 		if h.len() == 0 {
-			for i := range nodes {
-				if l.added[i] == nil && l.loopMerge(i) {
-					h.push(key[i], nv+i)
+			// Only merges can wait on a back edge: look at those not
+			// added yet, not at every node (linear load, issue 23).
+			waiting := merges[:0]
+			for _, i := range merges {
+				if l.added[i] == nil {
+					waiting = append(waiting, i)
+					if l.loopMerge(i) {
+						h.push(key[i], nv+i)
+					}
 				}
 			}
+			merges = waiting
 			if h.len() == 0 {
 				return l.cycleError()
 			}
+		}
+		if err := l.stop.tick(); err != nil {
+			return err
 		}
 		item := h.pop()
 		if item < nv {
@@ -871,6 +980,9 @@ func (l *loader) finish() error {
 				la, err := arrayFromRaw(&u.Values[k], ndarray.Invalid)
 				if err != nil {
 					return fmt.Errorf("serialize: updater state %q of %q: %w", key, u.ParamName, err)
+				}
+				if la.strides != "" {
+					l.warnf("updater state %q of %q: %s", key, u.ParamName, la.strides)
 				}
 				m[key] = la.arr
 			}

@@ -1,7 +1,9 @@
 package serialize
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,5 +28,82 @@ func TestLoadTooLargeStatesSize(t *testing.T) {
 	var fe *FormatError
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "3221225472 bytes") {
 		t.Fatalf("loading a 3 GiB file: %v; want a FormatError stating 3221225472 bytes", err)
+	}
+}
+
+// endless is a stream that never ends: b repeated.
+type endless struct{ b byte }
+
+func (e endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = e.b
+	}
+	return len(p), nil
+}
+
+// A stream that never ends (/dev/zero given as the graph file) is refused:
+// zeros at once (no FlatBuffer starts with a root offset of 0), anything
+// else once it passes MaxStreamSize; it was read until memory ran out
+// (issue 23). A stream within the cap still loads.
+func TestLoadEndlessStream(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		_, err := Load("/dev/zero")
+		var fe *FormatError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "root table offset 0") {
+			t.Errorf("Load(/dev/zero): %v", err)
+		}
+	}
+	defer func(n int64) { MaxStreamSize = n }(MaxStreamSize)
+	MaxStreamSize = 1 << 20
+	_, err := Read(endless{0x41})
+	var fe *FormatError
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "past 1048576 bytes") {
+		t.Errorf("Read of an endless stream of 'A': %v", err)
+	}
+	buf, err := encode(chain())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(struct{ io.Reader }{bytes.NewReader(buf)}); err != nil {
+		t.Errorf("a short stream: %v", err)
+	}
+}
+
+// Strides in a file that are not those of a dense array are not followed
+// (the buffer holds exactly the elements) and are no longer ignored
+// without a word: loading warns, naming the variable (issue 23). Dense
+// strides, odd strides on size-1 axes (as pad_1D.fb has) and absent (zero)
+// strides give no warning.
+func TestFileStridesWarned(t *testing.T) {
+	for _, c := range []struct {
+		shape, strides []int64
+		order          byte
+		warn           bool
+	}{
+		{[]int64{2, 3}, []int64{3, 1}, orderC, false},
+		{[]int64{2, 3}, []int64{1, 2}, orderF, false},
+		{[]int64{1, 2}, []int64{1, 1}, orderC, false},
+		{[]int64{2, 3}, []int64{0, 0}, orderC, false},
+		{[]int64{2, 3}, []int64{1, 2}, orderC, true},
+		{[]int64{2, 3}, []int64{6, 2}, orderC, true},
+	} {
+		note := denseStrides(shapeInfo{Shape: c.shape, Strides: c.strides, Order: c.order})
+		if (note != "") != c.warn || c.warn && !strings.Contains(note, "ignored") {
+			t.Errorf("shape %v strides %v order %c: %q", c.shape, c.strides, c.order, note)
+		}
+	}
+	r := chain()
+	si := r.Variables[0].Array.ShapeInfo // [1, 2, 1, extra, ews, order] for shape [2]
+	si[2] = 3                            // stride 3 on the axis of 2
+	g, err := decodeRaw(t, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range ReportOf(g).Warnings {
+		found = found || strings.Contains(w, `"a"`) && strings.Contains(w, "strides")
+	}
+	if !found {
+		t.Errorf("no warning about a's strides: %q", ReportOf(g).Warnings)
 	}
 }

@@ -1,6 +1,7 @@
 package validation
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -85,6 +86,10 @@ type GradCheckOptions struct {
 	NoInPlaceCheck bool
 	// Listeners see every run of the check.
 	Listeners []exec.Listener
+	// Context, when not nil, stops the check once it is done (a deadline,
+	// a cancel): every run of the graph takes it as its Request.Context,
+	// so that even one long op ends soon after (exec.Request).
+	Context context.Context
 }
 
 func (o *GradCheckOptions) withDefaults() GradCheckOptions {
@@ -353,7 +358,7 @@ func CheckActivationGradients(g *graph.Graph, feeds map[string]*ndarray.Array, a
 	if err != nil {
 		return nil, err
 	}
-	vals, err := exec.New(a).Output(afeeds, names...)
+	vals, err := exec.New(a).Exec(exec.Request{Feeds: afeeds, Outputs: names, Context: o.Context})
 	if err != nil {
 		return nil, fmt.Errorf("validation: computing the activations: %w", err)
 	}
@@ -409,7 +414,7 @@ func runCheck(ag *graph.Graph, afeeds map[string]*ndarray.Array, numeric numeric
 		listeners = append(listeners, nip)
 	}
 	as := exec.New(ag)
-	vals, err := as.Exec(exec.Request{Feeds: afeeds, Outputs: outs, Listeners: listeners})
+	vals, err := as.Exec(exec.Request{Feeds: afeeds, Outputs: outs, Listeners: listeners, Context: o.Context})
 	if err != nil {
 		return nil, fmt.Errorf("validation: computing the analytic gradients: %w", err)
 	}
@@ -442,7 +447,7 @@ func runCheck(ag *graph.Graph, afeeds map[string]*ndarray.Array, numeric numeric
 		}
 		t := target{name: n, dtype: ov.DType(), shape: val.Shape(), analytic: gv.Float64s(), value: val}
 		lossAt := func(feeds map[string]*ndarray.Array) (float64, error) {
-			out, err := ns.Exec(exec.Request{Feeds: feeds, Outputs: losses, Listeners: o.Listeners})
+			out, err := ns.Exec(exec.Request{Feeds: feeds, Outputs: losses, Listeners: o.Listeners, Context: o.Context})
 			if err != nil {
 				return 0, err
 			}

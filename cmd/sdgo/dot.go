@@ -25,10 +25,11 @@ flags:`
 func dotCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("dot", dotUsage, stderr)
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
-	g, exit := parseAndLoad(fs, args, false, stderr)
+	g, _, cancel, exit := parseAndLoad(fs, args, false, stderr)
 	if exit >= 0 {
 		return exit
 	}
+	cancel()
 	title := strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0)))
 	if *out == "" {
 		if err := writeDOT(stdout, title, g); err != nil {

@@ -16,8 +16,10 @@ const gradcheckUsage = `usage: sdgo gradcheck [flags] FILE.fb
 
 Checks the gradients of the graph's loss variables (summed; -loss names
 others) against central differences, with SameDiff's defaults, and prints every failing element and
-a summary line. Exits 0 when every checked element passes, 1 when one fails,
-2 on a usage error or when the check cannot run.
+a summary line. Exits 0 when every checked element passes, 1 when one fails
+or the check stops at -timeout (which covers loading the file too), 2 on a
+usage error or when the check cannot run, 3 when the graph file (or a .npy
+feed) does not load, 4 when sdgo caught a bug of its own (see sdgo help).
 
 The checked variables are every floating-point VARIABLE and placeholder
 that reaches the loss (or those -vars names). Placeholders take the values
@@ -51,10 +53,11 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 	)
 	fs.Var(&feeds, "feed", "a placeholder's values, `name=v1,v2,...[:shape]` or name=file.npy (repeatable)")
 	fs.Var(&feeds, "ph", "the same as -feed")
-	g, exit := parseAndLoad(fs, args, false, stderr)
+	g, ctx, cancel, exit := parseAndLoad(fs, args, false, stderr)
 	if exit >= 0 {
 		return exit
 	}
+	defer cancel()
 	path := fs.Arg(0)
 	// Values the check would run with but not make sense of (a negative or
 	// NaN step, a NaN tolerance that passes everything) are refused.
@@ -78,7 +81,7 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 	values, err := placeholderValues(g, feeds, *seed, *unknownSize)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo gradcheck: %s: %v\n", path, err)
-		return 2
+		return exitFor(err, exitUsage)
 	}
 	if names := splitList(*losses); len(names) > 0 {
 		if err := g.SetLoss(names...); err != nil {
@@ -94,6 +97,7 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 		MaxPerParam: *subset, Every: *every, Seed: *seed,
 		Skip: splitList(*skip), Variables: splitList(*vars),
 		StopAtFirstFailure: *stopFirst, KeepDTypes: !*f64copy, Verbose: *verbose,
+		Context: ctx,
 	}
 	if *everyN {
 		opts.Subset = validation.SubsetEveryN
@@ -106,13 +110,13 @@ func runGradcheck(args []string, stdout, stderr io.Writer) int {
 	r, err := validation.CheckGradients(g, values, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo gradcheck: %s: %v\n", path, err)
-		return 2
+		return exitFor(err, exitUsage)
 	}
 	var a *validation.GradCheckResult
 	if names := splitList(*acts); len(names) > 0 {
 		if a, err = validation.CheckActivationGradients(g, values, names, opts); err != nil {
 			fmt.Fprintf(stderr, "sdgo gradcheck: %s: -activations: %v\n", path, err)
-			return 2
+			return exitFor(err, exitUsage)
 		}
 	}
 	fmt.Fprintf(stdout, "%s: loss variables %s\n", path, strings.Join(g.Losses(), ", "))

@@ -141,7 +141,6 @@ func TestGradcheckOptionsAndErrors(t *testing.T) {
 		want string
 	}{
 		{nil, "usage: sdgo gradcheck"},
-		{[]string{filepath.Join(t.TempDir(), "missing.fb")}, "missing.fb"},
 		{[]string{"-feed", "nope=1", path}, "no placeholder"},
 		{[]string{"-feed", "x=1,2", path}, "-feed x"},
 		{[]string{"-skip", "nope", path}, `"nope"`},
@@ -151,6 +150,10 @@ func TestGradcheckOptionsAndErrors(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%q: exit %d, stderr %q (want 2 and %q)", c.args, code, errs, c.want)
 		}
+	}
+	// A file that does not load is exit 3, apart from the usage errors.
+	if code, _, errs := gradcheck(filepath.Join(t.TempDir(), "missing.fb")); code != 3 || !strings.Contains(errs, "missing.fb") {
+		t.Errorf("missing file: exit %d, stderr %q (want 3)", code, errs)
 	}
 	var out2, errb bytes.Buffer
 	if code := run([]string{"help"}, &out2, &errb); code != 0 || !strings.Contains(out2.String(), "gradcheck") {

@@ -26,10 +26,11 @@ flags:`
 func infoCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("info", infoUsage, stderr)
 	arrays := fs.Bool("arrays", true, "list op outputs (ARRAY variables) one by one, not only their count")
-	g, exit := parseAndLoad(fs, args, false, stderr)
+	g, _, cancel, exit := parseAndLoad(fs, args, false, stderr)
 	if exit >= 0 {
 		return exit
 	}
+	cancel()
 	writeInfo(stdout, fs.Arg(0), g, *arrays)
 	return 0
 }

@@ -88,9 +88,9 @@ func TestInfo(t *testing.T) {
 		want string
 	}{
 		{[]string{"info"}, 2, "usage: sdgo info"},
-		{[]string{"info", "nope.fb"}, 2, "nope.fb"},
+		{[]string{"info", "nope.fb"}, 3, "nope.fb"},
 		{[]string{"dot"}, 2, "usage: sdgo dot"},
-		{[]string{"dot", filepath.Join(fixtures, "README.md")}, 2, "README.md"},
+		{[]string{"dot", filepath.Join(fixtures, "README.md")}, 3, "README.md"},
 		{[]string{"dot", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.dot"), filepath.Join(fixtures, "pad_1D.fb")}, 1, "dir.dot"},
 	} {
 		code, _, errs := sdgo(t, c.args...)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -58,7 +59,11 @@ commands:
   gradcheck  check a graph file's gradients against central differences (sdgo gradcheck -h)
   info       summarize a graph file: variables, ops, placeholders, losses (sdgo info -h)
   run        run a graph file and print its outputs (sdgo run -h)
-  version    print the version, the Go runtime and the kernel instruction set`)
+  version    print the version, the Go runtime and the kernel instruction set
+
+exit status: 0 done, 1 the run or check failed or stopped at -timeout, 2 usage,
+3 a graph or input file that does not load, 4 an internal failure (a bug in
+sdgo, caught: please report it)`)
 }
 
 // newFlagSet returns a command's flag set, whose -h prints the command's
@@ -74,32 +79,47 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parseAndLoad parses a command's arguments and loads the graph file its
-// first argument names; more arguments are allowed only with moreArgs.
-// When it returns exit >= 0, the command exits with that status.
-func parseAndLoad(fs *flag.FlagSet, args []string, moreArgs bool, stderr io.Writer) (g *graph.Graph, exit int) {
+// first argument names; more arguments are allowed only with moreArgs. It
+// adds the -timeout flag, which bounds the loading and what the command
+// does after it: ctx (and its cancel, to call when done) carries that
+// deadline. When it returns exit >= 0, the command exits with that status.
+func parseAndLoad(fs *flag.FlagSet, args []string, moreArgs bool, stderr io.Writer) (g *graph.Graph, ctx context.Context, cancel context.CancelFunc, exit int) {
+	timeout := fs.Duration("timeout", 0, "stop after `D` (such as 30s; 0: no limit), loading included")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return nil, 0
+			return nil, nil, nil, 0
 		}
-		return nil, 2
+		return nil, nil, nil, 2
 	}
 	if fs.NArg() < 1 {
 		fs.Usage()
-		return nil, 2
+		return nil, nil, nil, 2
 	}
 	if fs.NArg() > 1 && !moreArgs {
 		// Go's flag package stops at the first argument that is not a
 		// flag, so flags after the file end up here.
 		fmt.Fprintf(stderr, "sdgo %s: unexpected argument %q after the file (flags go before the file)\n", fs.Name(), fs.Arg(1))
 		fs.Usage()
-		return nil, 2
+		return nil, nil, nil, 2
 	}
-	g, err := serialize.Load(fs.Arg(0))
+	if *timeout < 0 {
+		fmt.Fprintf(stderr, "sdgo %s: -timeout %v is negative\n", fs.Name(), *timeout)
+		return nil, nil, nil, 2
+	}
+	ctx, cancel = context.WithCancel(context.Background())
+	if *timeout > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), *timeout)
+	}
+	g, err := serialize.LoadContext(ctx, fs.Arg(0))
 	if err != nil {
+		cancel()
 		fmt.Fprintf(stderr, "sdgo %s: %v\n", fs.Name(), err)
-		return nil, 2
+		if strings.Contains(err.Error(), "internal error") {
+			return nil, nil, nil, exitInternal // the loader caught a bug of its own
+		}
+		return nil, nil, nil, exitFor(err, exitBadFile)
 	}
-	return g, -1
+	return g, ctx, cancel, -1
 }
 
 // splitList splits a comma-separated list, dropping blanks and empty items.

@@ -52,10 +52,13 @@ Flags go before FILE.fb: what follows it are output names.
 
 Exit status: 0 when every output was computed (or, not named, lay in a
 branch not taken), 1 when the run fails (the message names the op and its
-inputs), stops at -timeout, or a named output lay in a branch not taken, 2
-on a usage error (flags, output names, placeholder values that are missing,
-unreadable or of a shape the placeholder cannot take) or a file that does
-not load.
+inputs), stops at -timeout (which covers loading the file, and stops even
+one long op: matmul and convolutions ask between panels of their products),
+or a named output lay in a branch not taken, 2 on a usage error (flags,
+output names, placeholder values in flags that are missing or of a shape
+the placeholder cannot take), 3 when the graph file does not load or a .npy
+or -feeds file cannot be read or makes no sense, 4 when sdgo caught a bug of
+its own (see sdgo help).
 
 flags:`
 
@@ -115,14 +118,14 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 		asJSON    = fs.Bool("json", false, "print the outputs as one JSON object")
 		maxElems  = fs.Int("max", 1000, "print at most `N` elements of each output (0: all)")
 		npyDir    = fs.String("npy", "", "also write each output to `DIR`/NAME.npy")
-		timeout   = fs.Duration("timeout", 0, "stop the run after `D` (such as 30s; 0: no limit)")
 	)
 	fs.Var(&feeds, "feed", "a placeholder's values, `name=v1,v2,...[:shape]` or name=file.npy (repeatable)")
 	fs.Var(&feeds, "ph", "the same as -feed")
-	g, exit := parseAndLoad(fs, args, true, stderr)
+	g, ctx, cancel, exit := parseAndLoad(fs, args, true, stderr)
 	if exit >= 0 {
 		return exit
 	}
+	defer cancel()
 	named := slices.Concat(fs.Args()[1:], splitList(*outs))
 	for _, n := range named {
 		if _, ok := g.Variable(n); !ok {
@@ -144,37 +147,24 @@ func runGraphCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	var fileVals map[string]any
 	if *feedsFile != "" {
-		b, err := os.ReadFile(*feedsFile)
-		if err == nil {
-			err = json.Unmarshal(b, &fileVals)
-		}
-		if err != nil {
+		var err error
+		if fileVals, err = readJSONFile(*feedsFile); err != nil {
 			fmt.Fprintf(stderr, "sdgo run: -feeds %s: %v\n", *feedsFile, err)
-			return 2
+			return exitBadFile
 		}
 	}
 	fed, err := runPlaceholderValues(g, feeds, fileVals, named)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
-		return 2
-	}
-	if *timeout < 0 {
-		fmt.Fprintf(stderr, "sdgo run: -timeout %v is negative\n", *timeout)
-		return 2
-	}
-	ctx := context.Background()
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
-		defer cancel()
+		return exitFor(err, exitUsage)
 	}
 	results, dead, err := runOutputs(ctx, g, fed, named)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo run: %v\n", err)
 		if errors.Is(err, exec.ErrFeed) {
-			return 2 // a feed the placeholder cannot take, like the others above
+			return exitUsage // a feed the placeholder cannot take, like the others above
 		}
-		return 1
+		return exitFor(err, exitFailed)
 	}
 	if explicit && len(dead) > 0 {
 		fmt.Fprintf(stderr, "sdgo run: %s lies in a branch that was not taken\n", strings.Join(quoteAll(dead), ", "))
@@ -742,7 +732,7 @@ func arrayJSON(a *ndarray.Array) map[string]any {
 func feedFromNPY(p *graph.Variable, path string) (*ndarray.Array, error) {
 	a, err := npy.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("-feed %s: %w", p.Name(), err)
+		return nil, badInput(fmt.Errorf("-feed %s: %w", p.Name(), err))
 	}
 	if a.DType() == p.DType() {
 		return a, nil

@@ -64,7 +64,7 @@ func TestRunNPY(t *testing.T) {
 		t.Errorf("wrong shape: exit %d, %s", code, errs)
 	}
 	code, _, errs = sdgo(t, "run", "-ph", "input_0="+filepath.Join(dir, "missing.npy"), "-ph", "input_1=5:", simpleif)
-	if code != 2 || !strings.Contains(errs, "missing.npy") {
+	if code != 3 || !strings.Contains(errs, "missing.npy") {
 		t.Errorf("missing file: exit %d, %s", code, errs)
 	}
 }

@@ -127,7 +127,7 @@ func TestRunErrors(t *testing.T) {
 		want []string
 	}{
 		{"no file", []string{"run"}, 2, []string{"usage: sdgo run"}},
-		{"missing file", []string{"run", "nope.fb"}, 2, []string{"nope.fb"}},
+		{"missing file", []string{"run", "nope.fb"}, 3, []string{"nope.fb"}},
 		{"placeholder not fed", []string{"run", simplewhile}, 2, []string{`placeholder "input_0"`, "-feed"}},
 		{"unknown placeholder", []string{"run", "-feed", "bogus=1", simplewhile}, 2, []string{"bogus"}},
 		{"wrong count", []string{"run", "-feed", "input_0=1,2,3", "-feed", "input_1=1", simplewhile}, 2, []string{"input_0", "3 values"}},

@@ -23,6 +23,11 @@ var TestHook func(io.Writer) io.Writer
 // not a regular file (a device such as /dev/stdout, a FIFO) is written in
 // place: renaming over it would replace the device.
 //
+// A write killed before it could finish leaves its temporary file
+// (".NAME.tmp" and digits); the next Write to the same path removes those
+// no write in progress holds (an flock on the open temporary file tells;
+// where there is none, those untouched for an hour).
+//
 // Errors are write's, or the file system's (*os.PathError, naming the
 // temporary file where one was used); callers say which file they wrote.
 func Write(path string, write func(io.Writer) error) (err error) {
@@ -40,7 +45,8 @@ func Write(path string, write func(io.Writer) error) (err error) {
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp*")
+	removeStale(dir, base)
+	tmp, err := os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
 		// the temporary file's name means nothing to the caller
 		var pe *fs.PathError
@@ -55,6 +61,7 @@ func Write(path string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
+	lockTemp(tmp)
 	if err = write(hooked(tmp)); err != nil {
 		return err
 	}

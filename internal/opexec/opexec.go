@@ -5,7 +5,11 @@
 // context.
 package opexec
 
-import "github.com/sdgo/sdgo/ndarray"
+import (
+	"context"
+
+	"github.com/sdgo/sdgo/ndarray"
+)
 
 // Ctx is what the executor does with an *ops.Ctx beyond what an op does.
 type Ctx interface {
@@ -18,6 +22,11 @@ type Ctx interface {
 	// SetRelease makes Release give buffers back through put once the op
 	// call has ended (EndOp).
 	SetRelease(put func(*ndarray.Buffer))
+	// SetStop makes ctx (the request's context, nil for none) what the
+	// op's Stop and Err report on.
+	SetStop(ctx context.Context)
+	// StopErr is that context's error: nil while it is not done.
+	StopErr() error
 	// SetNeeded installs the executor's answer to Needed.
 	SetNeeded(needed func(i int) bool)
 	// BeginOp starts an op call: what earlier calls allocated or released
