@@ -13,6 +13,9 @@ import (
 // the test set (980 zeros ... 1009 nines, from LeCun's page), and the mean
 // pixel Normalize assumes.
 func TestLoad(t *testing.T) {
+	if raceEnabled {
+		t.Skip("runs in make sweeps, without the race detector")
+	}
 	train, test, err := Load()
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,9 @@ import (
 // A short run learns: 3,000 images for one epoch reach 85% on the test set
 // (89.6% measured with seed 1).
 func TestLeNetLearns(t *testing.T) {
+	if raceEnabled {
+		t.Skip("training under the race detector takes over a minute; make sweeps runs it without")
+	}
 	acc, err := run(options{epochs: 1, batch: 64, train: 3000, seed: 1, log: t.Logf})
 	if err != nil {
 		t.Fatal(err)
