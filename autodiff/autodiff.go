@@ -229,9 +229,13 @@ func (d *diff) run(losses, wrt []*graph.Variable) ([]*graph.Variable, error) {
 		// Name the gradient after w only if this call created it and has
 		// not named it already (two variables can share one gradient).
 		if gv.Op() != nil && gv != w && gv.ID() >= d.firstNew && !named[gv] {
-			if _, taken := d.g.Variable(w.Name() + "-grad"); !taken {
-				gv = gv.Named(w.Name() + "-grad")
+			// Rename checks and takes the name under one lock; another
+			// goroutine building on the graph may take it first.
+			switch err := d.g.Rename(gv, w.Name()+"-grad"); {
+			case err == nil:
 				named[gv] = true
+			case !errors.Is(err, graph.ErrNameTaken):
+				return nil, err
 			}
 		}
 		out[i] = gv

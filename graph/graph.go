@@ -50,6 +50,13 @@ func (t VarType) String() string {
 // ErrBuild is wrapped by every error about a graph under construction.
 var ErrBuild = errors.New("graph")
 
+// ErrNameTaken is wrapped (with ErrBuild) by the error for a name that
+// another variable of the graph holds, so that a caller that only prefers
+// a name, as autodiff does for a gradient, can test for it after trying:
+// testing first and renaming after is a race when goroutines build one
+// graph.
+var ErrNameTaken = fmt.Errorf("%w: name taken", ErrBuild)
+
 // Graph is a computation graph.
 type Graph struct {
 	mu      sync.RWMutex
@@ -118,7 +125,7 @@ func (g *Graph) addVar(v *Variable, base string) error {
 	if v.name == "" {
 		v.name = g.uniqueName(base, g.varTaken)
 	} else if g.varTaken(v.name) {
-		return fmt.Errorf("%w: a variable named %q already exists", ErrBuild, v.name)
+		return fmt.Errorf("%w: a variable named %q already exists", ErrNameTaken, v.name)
 	}
 	v.g = g
 	v.id = len(g.vars)
@@ -329,7 +336,7 @@ func (g *Graph) Rename(v *Variable, name string) error {
 		return fmt.Errorf("%w: empty name for variable %q", ErrBuild, v.name)
 	}
 	if g.varTaken(name) {
-		return fmt.Errorf("%w: cannot rename %q: a variable named %q already exists", ErrBuild, v.name, name)
+		return fmt.Errorf("%w: cannot rename %q: a variable named %q already exists", ErrNameTaken, v.name, name)
 	}
 	delete(g.byName, v.name)
 	for i, l := range g.losses {

@@ -327,3 +327,25 @@ func TestRenameForeignVariable(t *testing.T) {
 		t.Error("renaming nil: no error")
 	}
 }
+
+// TestRenameToTakenName: renaming to a name another variable holds, or
+// declaring a second variable under it, fails with ErrNameTaken (and so
+// ErrBuild), which a caller that only prefers a name tests for: autodiff
+// tested the name first and renamed after, and a goroutine building on the
+// same graph could take the name in between (TestBuildWhileRunning failed so
+// once, with the graph left in error).
+func TestRenameToTakenName(t *testing.T) {
+	g := graph.New()
+	a := g.Var("a", ndarray.Scalar(1.0))
+	g.Var("b", ndarray.Scalar(2.0))
+	err := g.Rename(a, "b")
+	if !errors.Is(err, graph.ErrNameTaken) || !errors.Is(err, graph.ErrBuild) || !strings.Contains(err.Error(), `"b"`) {
+		t.Errorf("rename to a taken name: %v, want ErrNameTaken naming \"b\"", err)
+	}
+	if a.Name() != "a" || g.Err() != nil {
+		t.Errorf("after the failed rename: name %q, graph error %v", a.Name(), g.Err())
+	}
+	if v := g.Var("a", ndarray.Scalar(3.0)); !errors.Is(v.Err(), graph.ErrNameTaken) {
+		t.Errorf("a second variable named \"a\": %v, want ErrNameTaken", v.Err())
+	}
+}

@@ -156,7 +156,7 @@ func (g *Graph) AddOp(s OpSpec) (*Op, error) {
 	// Check every wanted output name before adding anything.
 	for i := range outs {
 		if i < len(s.OutputNames) && s.OutputNames[i] != "" && g.varTaken(s.OutputNames[i]) {
-			return nil, fmt.Errorf("%w: op %s: a variable named %q already exists", ErrBuild, o.name, s.OutputNames[i])
+			return nil, fmt.Errorf("%w: op %s: a variable named %q already exists", ErrNameTaken, o.name, s.OutputNames[i])
 		}
 	}
 	for i, info := range outs {
