@@ -567,7 +567,8 @@ func Evaluate(s *exec.Session, data Iterator, features []string, output string) 
 		}
 		p := pred.Int64s()
 		if len(p) != len(truth) {
-			return nil, fmt.Errorf("train: %d predictions for %d labels", len(p), len(truth))
+			return nil, fmt.Errorf("train: output %q of shape %v gives %d predictions for %d labels of shape %v",
+				output, out[output].Shape(), len(p), len(truth), lab.Shape())
 		}
 		k := 1
 		if s := out[output].Shape(); len(s) > 0 {
