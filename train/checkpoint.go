@@ -246,7 +246,10 @@ func LoadCheckpoint(path string) (*graph.Graph, *Config, error) {
 }
 
 // Resume returns a trainer that goes on from a checkpoint: its variables,
-// counters and updater state (LoadCheckpoint, then New).
+// counters and updater state (LoadCheckpoint, then New). What the file
+// does not keep (Config.Clipping, validation, early stopping) must be set
+// again: on the trainer (Config, SetValidation, SetEarlyStopping), or
+// between LoadCheckpoint and New.
 func Resume(path string) (*Trainer, error) {
 	g, cfg, err := LoadCheckpoint(path)
 	if err != nil {
