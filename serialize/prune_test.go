@@ -108,3 +108,38 @@ func TestInferenceFileControlDeps(t *testing.T) {
 		t.Errorf("reloading: %v", err)
 	}
 }
+
+// A loop survives: the inference file of simplewhile_1's Exit_1 (y at the
+// loop's end) keeps the whole loop, x's half included since the loop's
+// condition reads sum(x), and leaves out x's exit and the Add and
+// identity after the loop; reloaded, it gives what the full file gives.
+func TestInferenceFileKeepsLoops(t *testing.T) {
+	g := loadFixture(t, "simplewhile_1.fb")
+	buf, err := Encode(g, &SaveOptions{InferenceOutputs: []string{"while/Exit_1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g2, err := Decode(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dropped []string
+	for _, o := range g.Ops() {
+		if _, ok := g2.OpByName(o.Name()); !ok {
+			dropped = append(dropped, o.Name())
+		}
+	}
+	slices.Sort(dropped)
+	if !slices.Equal(dropped, []string{"Add", "output", "while/Exit"}) || len(g2.Ops()) != len(g.Ops())-3 {
+		t.Errorf("the inference file leaves out %q, keeps %d of %d ops", dropped, len(g2.Ops()), len(g.Ops()))
+	}
+	feeds := map[string]*ndarray.Array{
+		"input_0": ndarray.Must(ndarray.FromSlice([]float32{-4, -4, -4, -4}, 2, 2)),
+		"input_1": ndarray.Scalar(float32(1)),
+	}
+	want := runOut(t, g, feeds, "while/Exit_1")
+	got := runOut(t, g2, feeds, "while/Exit_1")
+	if !slices.Equal(got.Float64s(), want.Float64s()) {
+		t.Errorf("Exit_1 %v, the full file's %v", got, want)
+	}
+}
