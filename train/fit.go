@@ -418,6 +418,11 @@ func (t *Trainer) privateGrad(i int, grad *ndarray.Array) (*ndarray.Array, error
 // as does a step whose loss is NaN or infinite (see Step). The events count
 // epochs and iterations over the whole training (the configuration's
 // counters), not from this call: see IterationEvent.
+//
+// With validation data (SetValidation) every epoch ends with its
+// evaluation, before the listeners see the epoch; with early stopping
+// (SetEarlyStopping) Fit may end before epochs, and may put back the best
+// epoch's variables when it returns.
 func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*History, error) {
 	if isNilIterator(data) {
 		return nil, fmt.Errorf("train: Fit of a nil data iterator")
