@@ -39,6 +39,13 @@ type SaveOptions struct {
 	// node with no faithful SameDiff form makes the save fail with an error
 	// naming it.
 	Java bool
+	// InferenceOutputs, when set, writes an inference file: only what
+	// computing these variables needs (the ops they depend on and the
+	// variables those read), which become the file's outputs. Gradient,
+	// loss-only and other unneeded ops are left out, and so are the loss
+	// variables, the training configuration and the updater state
+	// (UpdaterState with it is an error).
+	InferenceOutputs []string
 }
 
 // Save writes g to the file at path. It writes a temporary file in the same
@@ -153,10 +160,20 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 	var vars []*graph.Variable
 	var gops []*graph.Op
 	var losses []string
+	var roots []*graph.Variable // an inference file's outputs
+	inference := len(opts.InferenceOutputs) > 0
 	err := g.Read(func(snap graph.Snapshot) error {
 		vars = slices.Clone(snap.Variables())
 		gops = slices.Clone(snap.Ops())
 		losses = slices.Clone(snap.Losses())
+		if inference {
+			var err error
+			if roots, err = inferenceRoots(snap, opts); err != nil {
+				return err
+			}
+			vars, gops = s.inferenceOnly(snap, vars, gops, roots)
+			losses = nil
+		}
 		s.names = make(map[*graph.Variable]string, len(vars))
 		for _, v := range vars {
 			s.names[v] = v.Name()
@@ -217,7 +234,7 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 		}
 	}
 	orphanID := map[string]rawIntPair{}
-	if s.fi != nil {
+	if s.fi != nil && !inference {
 		for _, o := range s.fi.orphans {
 			if v, clash := g.Variable(o.Name); clash {
 				// Saving either would lose the other without a word.
@@ -237,7 +254,10 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 	if r.Placeholders == nil {
 		r.Placeholders = []string{}
 	}
-	if s.fi != nil {
+	for _, v := range roots {
+		r.Outputs = append(r.Outputs, s.varID[v])
+	}
+	if s.fi != nil && !inference {
 		// The file's graph outputs, by the variables they named.
 		for _, name := range s.fi.outputs {
 			if v := s.fi.byFileName[name]; v != nil {
@@ -258,11 +278,15 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 		r.Nodes = append(r.Nodes, n)
 	}
 	r.LossVariables = losses
-	if len(r.LossVariables) == 0 && s.fi != nil {
+	if len(r.LossVariables) == 0 && s.fi != nil && !inference {
 		r.LossVariables = s.fi.varNames(s.fi.losses)
 	}
 	if r.LossVariables == nil {
 		r.LossVariables = []string{}
+	}
+	if inference {
+		dropControlDeps(r)
+		return r, nil
 	}
 	if tc, ok := g.GetMeta(graph.MetaTrainingConfig); ok {
 		str, err := graph.MetaJSON(tc)

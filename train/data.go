@@ -60,19 +60,29 @@ func NewArrayIterator(features, labels []*ndarray.Array, batchSize int, rng *ran
 	if batchSize <= 0 {
 		return nil, fmt.Errorf("train: batch size %d must be positive", batchSize)
 	}
-	n := -1
-	for _, a := range append(append([]*ndarray.Array(nil), features...), labels...) {
+	n, first := -1, ""
+	for i, a := range append(append([]*ndarray.Array(nil), features...), labels...) {
+		what := fmt.Sprintf("feature array %d", i)
+		if i >= len(features) {
+			what = fmt.Sprintf("label array %d", i-len(features))
+		}
+		if a == nil {
+			return nil, fmt.Errorf("train: %s is nil", what)
+		}
 		if a.Rank() == 0 {
-			return nil, fmt.Errorf("train: a data array is a scalar; rows are along the first axis")
+			return nil, fmt.Errorf("train: %s is a scalar; rows are along the first axis", what)
 		}
 		if !a.DType().Computable() {
 			// gatherRows copies rows of the dtypes sdgo computes with.
-			return nil, fmt.Errorf("train: a data array is %v; batches hold numbers or bools", a.DType())
+			return nil, fmt.Errorf("train: %s is %v; batches hold numbers or bools", what, a.DType())
 		}
 		if n >= 0 && a.Shape()[0] != n {
-			return nil, fmt.Errorf("train: data arrays have %d and %d rows", n, a.Shape()[0])
+			return nil, fmt.Errorf("train: %s has %d rows (shape %v), %s %d: every array needs one row per example",
+				what, a.Shape()[0], a.Shape(), first, n)
 		}
-		n = a.Shape()[0]
+		if n < 0 {
+			n, first = a.Shape()[0], what
+		}
 	}
 	// Rows are copied out of packed arrays: pack the data once here, not
 	// for every batch.

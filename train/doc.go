@@ -3,7 +3,15 @@
 // L2 regularization and weight decay, a training configuration naming which
 // placeholders take features and labels, a Fit loop over batches that
 // returns the loss history, listeners for iteration and epoch events
-// (including a progress bar), and classifier evaluation.
+// (including a progress bar with an ETA), and classifier evaluation.
+//
+// Around Fit: held-out data evaluated every epoch (Trainer.SetValidation,
+// with a Metric from package metrics), early stopping on a figure with
+// patience and best-model restore (Trainer.SetEarlyStopping), checkpoints
+// every N epochs or iterations, kept K at a time and resumed from
+// (NewCheckpointListener, Resume), and a Predictor that runs a model, or
+// an inference file saved with serialize.SaveOptions.InferenceOutputs, on
+// inputs given by name.
 //
 // The gradient is built into the graph once (package autodiff) and each step
 // runs it with package exec; variables are updated in place, so a running

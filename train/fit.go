@@ -46,13 +46,20 @@ type Trainer struct {
 	// names, kept between steps.
 	gradBuf []*ndarray.Array
 	names   []string
+	// val and stop are what SetValidation and SetEarlyStopping set.
+	val  *Validation
+	stop *EarlyStopping
 }
 
 // History is what Fit returns: the loss of every step and the mean loss of
-// every epoch.
+// every epoch, and with validation data (SetValidation) the validation
+// loss of every epoch and its metric's figure, named by Metric.
 type History struct {
 	Loss      []float64
 	EpochLoss []float64
+	ValLoss   []float64
+	ValMetric []float64
+	Metric    string
 }
 
 // New prepares to train g: it checks the configuration against the graph,
@@ -249,9 +256,8 @@ func names(listed []string, vs []*graph.Variable) []string {
 }
 
 func (t *Trainer) feed(b *Batch) error {
-	if len(b.Features) != len(t.features) || len(b.Labels) != len(t.labels) {
-		return fmt.Errorf("train: a batch has %d feature and %d label arrays; the configuration names %d and %d placeholders",
-			len(b.Features), len(b.Labels), len(t.features), len(t.labels))
+	if err := t.checkBatch(b); err != nil {
+		return err
 	}
 	// By the names the variables have now: one may have been renamed
 	// (graph.Graph.Rename) since the last step, and a feed or an output
@@ -412,6 +418,11 @@ func (t *Trainer) privateGrad(i int, grad *ndarray.Array) (*ndarray.Array, error
 // as does a step whose loss is NaN or infinite (see Step). The events count
 // epochs and iterations over the whole training (the configuration's
 // counters), not from this call: see IterationEvent.
+//
+// With validation data (SetValidation) every epoch ends with its
+// evaluation, before the listeners see the epoch; with early stopping
+// (SetEarlyStopping) Fit may end before epochs, and may put back the best
+// epoch's variables when it returns.
 func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*History, error) {
 	if isNilIterator(data) {
 		return nil, fmt.Errorf("train: Fit of a nil data iterator")
@@ -422,6 +433,9 @@ func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*Histor
 	batches := -1
 	if s, ok := data.(Sized); ok {
 		batches = s.Batches()
+	}
+	if err := t.startFit(); err != nil {
+		return nil, err
 	}
 	defer t.saveMeta(nil)
 	for e := 0; e < epochs; e++ {
@@ -439,9 +453,7 @@ func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*Histor
 			}
 			h.Loss = append(h.Loss, loss)
 			sum += loss
-			if len(b.Features) > 0 && b.Features[0].Rank() > 0 {
-				examples += b.Features[0].Shape()[0]
-			}
+			examples += examplesOf(b)
 			ev := &IterationEvent{Iteration: t.cfg.IterationCount - 1, Epoch: t.cfg.EpochCount, Epochs: end, Batch: n, Batches: batches,
 				Loss: loss, Examples: examples, Elapsed: time.Since(start)}
 			for _, l := range listeners {
@@ -457,14 +469,24 @@ func (t *Trainer) Fit(data Iterator, epochs int, listeners ...Listener) (*Histor
 		mean := sum / float64(n)
 		h.EpochLoss = append(h.EpochLoss, mean)
 		ev := &EpochEvent{Epoch: t.cfg.EpochCount, Epochs: end, Loss: mean, Iterations: n, Examples: examples, Elapsed: time.Since(start)}
+		if err := t.validateEpoch(h, ev); err != nil {
+			return h, err
+		}
 		t.cfg.EpochCount++
+		stop, err := t.watch(ev)
+		if err != nil {
+			return h, err
+		}
 		for _, l := range listeners {
 			if err := l.EpochDone(ev); err != nil {
 				return h, err
 			}
 		}
+		if stop {
+			break
+		}
 	}
-	return h, nil
+	return h, t.endFit()
 }
 
 // isNilIterator reports a nil iterator, including a nil *ArrayIterator
@@ -550,7 +572,8 @@ func Evaluate(s *exec.Session, data Iterator, features []string, output string) 
 		}
 		p := pred.Int64s()
 		if len(p) != len(truth) {
-			return nil, fmt.Errorf("train: %d predictions for %d labels", len(p), len(truth))
+			return nil, fmt.Errorf("train: output %q of shape %v gives %d predictions for %d labels of shape %v",
+				output, out[output].Shape(), len(p), len(truth), lab.Shape())
 		}
 		k := 1
 		if s := out[output].Shape(); len(s) > 0 {

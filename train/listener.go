@@ -44,10 +44,16 @@ type EpochEvent struct {
 	Iterations int
 	Examples   int
 	Elapsed    time.Duration
+	// Validation holds the epoch's validation figures; nil without
+	// validation data (Trainer.SetValidation).
+	Validation *ValidationResult
 }
 
 // Progress shows training progress: on a terminal, a bar redrawn in place
-// with the loss and the rate; otherwise, one plain line per epoch.
+// with the loss, the rate and the estimated time left (ETA, at the rate of
+// the epoch so far); otherwise, and at the end of every epoch, one line
+// per epoch with its mean loss, the validation figures when there is
+// validation data, and the time left for the epochs still to run.
 type Progress struct {
 	w        io.Writer
 	terminal bool
@@ -99,7 +105,13 @@ func (p *Progress) IterationDone(e *IterationEvent) error {
 		}
 		count = fmt.Sprintf("%d/%d", e.Batch+1, e.Batches)
 	}
-	_, err := fmt.Fprintf(p.w, "\repoch %d/%d [%s] %s  loss %.4f  %.0f it/s ", e.Epoch+1, e.Epochs, bar, count, e.Loss, rate(e.Batch+1, e.Elapsed))
+	eta := ""
+	if e.Batches > 0 && e.Batch >= 0 {
+		// Every step is taken to last as long as this epoch's have so far.
+		left := e.Batches - e.Batch - 1 + (e.Epochs-e.Epoch-1)*e.Batches
+		eta = "  ETA " + fmtETA(time.Duration(float64(e.Elapsed)/float64(e.Batch+1)*float64(left)))
+	}
+	_, err := fmt.Fprintf(p.w, "\repoch %d/%d [%s] %s  loss %.4f  %.0f it/s%s ", e.Epoch+1, e.Epochs, bar, count, e.Loss, rate(e.Batch+1, e.Elapsed), eta)
 	return err
 }
 
@@ -109,7 +121,27 @@ func (p *Progress) EpochDone(e *EpochEvent) error {
 	if p.terminal {
 		prefix = "\r\033[K"
 	}
-	_, err := fmt.Fprintf(p.w, "%sepoch %d/%d  loss %.4f  %d iterations  %.0f it/s  %.0f examples/s  %v\n", prefix,
-		e.Epoch+1, e.Epochs, e.Loss, e.Iterations, rate(e.Iterations, e.Elapsed), rate(e.Examples, e.Elapsed), e.Elapsed.Round(time.Millisecond))
+	val := ""
+	if v := e.Validation; v != nil {
+		val = fmt.Sprintf("  val_loss %.4f", v.Loss)
+		if v.Metric != "" {
+			val += fmt.Sprintf("  val_%s %.4f", v.Metric, v.Value)
+		}
+	}
+	eta := ""
+	if left := e.Epochs - e.Epoch - 1; left > 0 {
+		eta = "  ETA " + fmtETA(e.Elapsed*time.Duration(left))
+	}
+	_, err := fmt.Fprintf(p.w, "%sepoch %d/%d  loss %.4f%s  %d iterations  %.0f it/s  %.0f examples/s  %v%s\n", prefix,
+		e.Epoch+1, e.Epochs, e.Loss, val, e.Iterations, rate(e.Iterations, e.Elapsed), rate(e.Examples, e.Elapsed), e.Elapsed.Round(time.Millisecond), eta)
 	return err
+}
+
+// fmtETA writes an estimate of the time left: to the second, or to the
+// tenth of a second under ten seconds.
+func fmtETA(d time.Duration) string {
+	if d < 10*time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Second).String()
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/sdgo/sdgo/graph"
-	"github.com/sdgo/sdgo/serialize"
 )
 
 const dotUsage = `usage: sdgo dot [flags] FILE.fb
@@ -17,7 +16,9 @@ Writes the graph in Graphviz's DOT language: variables as ellipses
 (trainable variables blue, constants grey, placeholders green, op outputs
 white), ops as boxes (red when sdgo lacks the op), an edge for every input
 and output; loop back edges (into merge from next_iteration) are dashed.
-Render it with, for example, dot -Tsvg graph.dot -o graph.svg.
+Render it with, for example, dot -Tsvg graph.dot -o graph.svg; or, without
+Graphviz, have sdgo draw the picture itself as SVG (-svg, or -o FILE.svg):
+a simple layered drawing of the same nodes and edges, data flowing down.
 
 flags:`
 
@@ -25,14 +26,19 @@ flags:`
 func dotCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("dot", dotUsage, stderr)
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
+	svg := fs.Bool("svg", false, "draw an SVG picture instead of writing DOT (the default for -o FILE.svg)")
 	g, _, cancel, exit := parseAndLoad(fs, args, false, stderr)
 	if exit >= 0 {
 		return exit
 	}
 	cancel()
 	title := strings.TrimSuffix(filepath.Base(fs.Arg(0)), filepath.Ext(fs.Arg(0)))
+	write := writeDOT
+	if *svg || strings.EqualFold(filepath.Ext(*out), ".svg") {
+		write = writeSVG
+	}
 	if *out == "" {
-		if err := writeDOT(stdout, title, g); err != nil {
+		if err := write(stdout, title, g); err != nil {
 			fmt.Fprintf(stderr, "sdgo dot: %v\n", err)
 			return 1
 		}
@@ -42,7 +48,7 @@ func dotCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sdgo dot: -o %s is the graph file itself\n", *out)
 		return 2
 	}
-	if err := writeFile(*out, func(w io.Writer) error { return writeDOT(w, title, g) }); err != nil {
+	if err := writeFile(*out, func(w io.Writer) error { return write(w, title, g) }); err != nil {
 		fmt.Fprintf(stderr, "sdgo dot: %v\n", err)
 		return 1
 	}
@@ -53,68 +59,40 @@ func dotCmd(args []string, stdout, stderr io.Writer) int {
 // op nodes "op:NAME", since SameDiff lets an op and a variable share a name.
 func writeDOT(w io.Writer, title string, g *graph.Graph) error {
 	bw := bufio.NewWriter(w)
-	lacking := map[string]bool{}
-	if rep := serialize.ReportOf(g); rep != nil {
-		for _, n := range rep.Unimplemented {
-			lacking[n] = true
-		}
-	}
+	p := pictureOf(g)
 	fmt.Fprintf(bw, "digraph %s {\n", dotQuote(title))
 	fmt.Fprintln(bw, "  rankdir=TB;")
 	fmt.Fprintln(bw, `  node [fontname="Helvetica", fontsize=10];`)
 	fmt.Fprintln(bw, `  edge [fontname="Helvetica", fontsize=8];`)
-	losses := map[string]bool{}
-	for _, l := range g.Losses() {
-		losses[l] = true
-	}
-	fills := map[graph.VarType]string{
-		graph.VARIABLE: "#cfe2f3", graph.CONSTANT: "#e6e6e6", graph.PLACEHOLDER: "#d9ead3",
-		graph.ARRAY: "#ffffff", graph.SEQUENCE: "#fff2cc",
-	}
-	for _, v := range g.Variables() {
-		fill := fills[v.Type()]
-		label := v.Name() + "\n" + typeString(v.DType(), v.Shape())
-		if v.Type() != graph.ARRAY {
-			label += "\n" + v.Type().String()
+	for _, n := range p.nodes {
+		if n.op {
+			style := fmt.Sprintf("style=filled, fillcolor=%q", n.fill)
+			if n.stroke != "" {
+				style += fmt.Sprintf(", color=%q", n.stroke)
+			}
+			fmt.Fprintf(bw, "  %s [label=%s, shape=box, %s];\n", dotQuote(n.id), dotQuote(n.label), style)
+			continue
 		}
 		extra := ""
-		if losses[v.Name()] {
-			label += " (loss)"
+		if n.thick {
 			extra = ", penwidth=2"
 		}
 		fmt.Fprintf(bw, "  %s [label=%s, shape=ellipse, style=filled, fillcolor=%q%s];\n",
-			dotQuote("v:"+v.Name()), dotQuote(label), fill, extra)
+			dotQuote(n.id), dotQuote(n.label), n.fill, extra)
 	}
-	for _, o := range g.Ops() {
-		id := dotQuote("op:" + o.Name())
-		style := `style=filled, fillcolor="#fce5cd"`
-		if lacking[o.OpName()] {
-			style = `style=filled, fillcolor="#f4cccc", color="#cc0000"`
+	for _, e := range p.edges {
+		var attrs []string
+		if e.label != "" {
+			attrs = append(attrs, fmt.Sprintf("label=%q", e.label))
 		}
-		label := o.OpName()
-		if o.Name() != o.OpName() {
-			label += "\n" + o.Name()
+		if e.back {
+			attrs = append(attrs, "style=dashed, constraint=false")
 		}
-		fmt.Fprintf(bw, "  %s [label=%s, shape=box, %s];\n", id, dotQuote(label), style)
-		for i, in := range o.Inputs() {
-			attrs := ""
-			if len(o.Inputs()) > 1 {
-				attrs = fmt.Sprintf("label=\"%d\"", i)
-			}
-			if o.IsBackEdge(i) {
-				if attrs != "" {
-					attrs += ", "
-				}
-				attrs += "style=dashed, constraint=false"
-			}
-			if attrs != "" {
-				attrs = " [" + attrs + "]"
-			}
-			fmt.Fprintf(bw, "  %s -> %s%s;\n", dotQuote("v:"+in.Name()), id, attrs)
+		a := ""
+		if len(attrs) > 0 {
+			a = " [" + strings.Join(attrs, ", ") + "]"
 		}
-		for _, out := range o.Outputs() {
-			fmt.Fprintf(bw, "  %s -> %s;\n", id, dotQuote("v:"+out.Name()))
-		}
+		fmt.Fprintf(bw, "  %s -> %s%s;\n", dotQuote(p.nodes[e.from].id), dotQuote(p.nodes[e.to].id), a)
 	}
 	fmt.Fprintln(bw, "}")
 	return bw.Flush()

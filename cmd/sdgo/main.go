@@ -55,7 +55,7 @@ func usage(w io.Writer) {
 
 commands:
   check      report per node whether SameDiff (Java) can load a graph file (sdgo check -h)
-  dot        write a graph file as Graphviz DOT (sdgo dot -h)
+  dot        write a graph file as Graphviz DOT, or draw it as SVG (sdgo dot -h)
   gradcheck  check a graph file's gradients against central differences (sdgo gradcheck -h)
   info       summarize a graph file: variables, ops, placeholders, losses (sdgo info -h)
   run        run a graph file and print its outputs (sdgo run -h)

@@ -1,5 +1,6 @@
 // Package chart draws a training history as a picture: the loss of every
-// step and the mean loss of every epoch against the iteration, drawn with
+// step, the mean loss of every epoch and the validation loss against the
+// iteration, or the validation metric against the epoch, drawn with
 // gonum's plot package, as PNG or SVG.
 package chart
 
@@ -11,7 +12,9 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/sdgo/sdgo/internal/atomicfile"
 	"github.com/sdgo/sdgo/train"
@@ -28,10 +31,10 @@ type Options struct {
 	LogScale bool
 }
 
-// WriteLoss draws h's step losses (a thin line) and epoch means (points at
-// each epoch's last step; stepsPerEpoch steps an epoch, 0 to leave them
-// out) into path, a PNG or SVG by its extension. The file is written
-// whole or not at all.
+// WriteLoss draws h's step losses (a thin line), epoch means and
+// validation losses (points at each epoch's last step; stepsPerEpoch steps
+// an epoch, 0 to leave them out) into path, a PNG or SVG by its
+// extension. The file is written whole or not at all.
 func WriteLoss(path string, h *train.History, stepsPerEpoch int, o Options) error {
 	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
 	if ext != "png" && ext != "svg" {
@@ -80,6 +83,64 @@ func WriteLoss(path string, h *train.History, stepsPerEpoch int, o Options) erro
 		p.Add(pts, marks)
 		p.Legend.Add("epoch mean", pts, marks)
 	}
+	if stepsPerEpoch > 0 && len(h.ValLoss) > 0 {
+		val := make(plotter.XYs, len(h.ValLoss))
+		for e, l := range h.ValLoss {
+			if o.LogScale && !(l > 0) {
+				return fmt.Errorf("chart: %s: epoch %d's validation loss is %v, which a logarithmic axis cannot show", path, e+1, l)
+			}
+			val[e] = plotter.XY{X: float64((e + 1) * stepsPerEpoch), Y: l}
+		}
+		pts, marks, err := plotter.NewLinePoints(val)
+		if err != nil {
+			return fmt.Errorf("chart: %s: %w", path, err)
+		}
+		pts.Color, marks.Color = plotutil.Color(1), plotutil.Color(1)
+		marks.Shape = draw.BoxGlyph{}
+		p.Add(pts, marks)
+		p.Legend.Add("validation", pts, marks)
+	}
+	return write(path, ext, p, o)
+}
+
+// WriteMetric draws the validation metric of every epoch (h.ValMetric,
+// named by h.Metric) into path, a PNG or SVG by its extension.
+func WriteMetric(path string, h *train.History, o Options) error {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	if ext != "png" && ext != "svg" {
+		return fmt.Errorf("chart: %s: the picture's format comes from its extension, .png or .svg", path)
+	}
+	if h == nil || len(h.ValMetric) == 0 {
+		return fmt.Errorf("chart: %s: the history has no validation metric to draw (train.Trainer.SetValidation with a Metric)", path)
+	}
+	p := plot.New()
+	p.Title.Text = o.Title
+	if p.Title.Text == "" {
+		p.Title.Text = "validation " + h.Metric
+	}
+	p.X.Label.Text = "epoch"
+	p.Y.Label.Text = h.Metric
+	xy := make(plotter.XYs, len(h.ValMetric))
+	for e, v := range h.ValMetric {
+		if o.LogScale && !(v > 0) {
+			return fmt.Errorf("chart: %s: epoch %d's %s is %v, which a logarithmic axis cannot show", path, e+1, h.Metric, v)
+		}
+		xy[e] = plotter.XY{X: float64(e + 1), Y: v}
+	}
+	if o.LogScale {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	line, marks, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return fmt.Errorf("chart: %s: %w", path, err)
+	}
+	p.Add(line, marks)
+	return write(path, ext, p, o)
+}
+
+// write draws p into path at the options' size.
+func write(path, ext string, p *plot.Plot, o Options) error {
 	p.Legend.Top = true
 	w, ht := o.Width, o.Height
 	if w <= 0 {

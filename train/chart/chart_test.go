@@ -90,3 +90,47 @@ func TestWriteLossErrors(t *testing.T) {
 		t.Errorf("the old file became %q", b)
 	}
 }
+
+// Validation losses join the loss picture; the validation metric has a
+// picture of its own, against the epoch.
+func TestWriteValidation(t *testing.T) {
+	dir := t.TempDir()
+	h := history()
+	h.ValLoss = []float64{0.9, 0.5, 0.4, 0.45}
+	h.ValMetric, h.Metric = []float64{0.5, 0.7, 0.8, 0.75}, "accuracy"
+	loss, metric := filepath.Join(dir, "loss.svg"), filepath.Join(dir, "accuracy.svg")
+	if err := WriteLoss(loss, h, 10, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMetric(metric, h, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for path, wants := range map[string][]string{loss: {"validation", "epoch mean"}, metric: {"validation accuracy", "epoch"}} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range wants {
+			if !bytes.Contains(b, []byte(want)) {
+				t.Errorf("%s lacks %q", filepath.Base(path), want)
+			}
+		}
+	}
+	png := filepath.Join(dir, "accuracy.png")
+	if err := WriteMetric(png, h, Options{LogScale: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{WriteMetric(filepath.Join(dir, "m.png"), history(), Options{}), "no validation metric"},
+		{WriteMetric(filepath.Join(dir, "m.jpg"), h, Options{}), ".png or .svg"},
+		{WriteMetric(filepath.Join(dir, "m.png"), &train.History{ValMetric: []float64{0.5, 0}, Metric: "r2"}, Options{LogScale: true}), "epoch 2's r2 is 0"},
+		{WriteLoss(filepath.Join(dir, "l.png"), &train.History{Loss: []float64{1}, ValLoss: []float64{-1}}, 1, Options{LogScale: true}), "epoch 1's validation loss is -1"},
+	} {
+		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("%v, want %q", c.err, c.want)
+		}
+	}
+}
