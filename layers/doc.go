@@ -37,6 +37,7 @@
 // for inference it adds nothing. BatchNorm for training normalizes with
 // the batch's mean and variance; for inference with the CONSTANTs
 // name/mean and name/variance. A program builds the model twice, once
-// with WithTraining(true) to train and once without for inference, and
-// copies the trained weights across with CopyVariables.
+// with WithTraining(true) to train and once without for inference, copies
+// the trained weights across with CopyVariables, and sets the BatchNorm
+// statistics with SetBatchNormStats.
 package layers

@@ -34,14 +34,15 @@ func bars(n int, rng *rand.Rand) (images, labels *ndarray.Array) {
 	return ndarray.Must(ndarray.FromSlice(px, n, 1, 8, 8)), ndarray.Must(ndarray.FromSlice(oh, n, 2))
 }
 
-// model is a small CNN classifier: a 3x3 convolution to 4 channels with
-// relu, 2x2 max pooling, dropout, and a dense layer to the two classes'
-// logits. The builder says whether it is built for training.
+// model is a small CNN classifier: a 3x3 convolution to 4 channels, batch
+// normalization, relu, 2x2 max pooling, dropout, and a dense layer to the
+// two classes' logits. The builder says whether it is built for training.
 func model(b *layers.Builder) *graph.Graph {
 	g := b.Graph()
 	x := g.Placeholder("x", ndarray.Float32, -1, 1, 8, 8)
 	y := g.Placeholder("y", ndarray.Float32, -1, 2)
-	h := b.Conv2D("conv", x, layers.ConvConfig{Filters: 4, Kernel: [3]int{3, 3}, Padding: graph.PaddingSame, Activation: g.NN().Relu})
+	h := b.Conv2D("conv", x, layers.ConvConfig{Filters: 4, Kernel: [3]int{3, 3}, Padding: graph.PaddingSame})
+	h = g.NN().Relu(b.BatchNorm("bn", h, layers.BatchNormConfig{}))
 	h = b.MaxPool2D(h, layers.PoolConfig{Kernel: [3]int{2, 2}})
 	h = b.Dropout(b.Flatten(h), layers.DropoutConfig{Rate: 0.2})
 	logits := b.Dense("out", h, layers.DenseConfig{Units: 2}).Named("logits")
@@ -49,9 +50,10 @@ func model(b *layers.Builder) *graph.Graph {
 	return g
 }
 
-// A small CNN classifier built from layers: trained with dropout, then
-// evaluated by the same layers built for inference, which take the trained
-// weights.
+// A small CNN classifier built from layers: trained with dropout and batch
+// statistics, then evaluated by the same layers built for inference, which
+// take the trained weights and the population statistics of the training
+// images.
 func Example() {
 	rng := rand.New(rand.NewPCG(1, 2))
 	trainX, trainY := bars(256, rng)
@@ -77,6 +79,13 @@ func Example() {
 	if err := layers.CopyVariables(infer, g); err != nil {
 		log.Fatal(err)
 	}
+	var batches []map[string]*ndarray.Array
+	for i := 0; i < 256; i += 64 {
+		batches = append(batches, map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Slice(trainX, []int{i, 0, 0, 0}, []int{i + 64, 1, 8, 8}))})
+	}
+	if err := layers.SetBatchNormStats(infer, g, batches); err != nil {
+		log.Fatal(err)
+	}
 	ev, err := train.New(infer, &train.Config{Updater: train.NewAdam(0.01), Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}})
 	if err != nil {
 		log.Fatal(err)
@@ -96,6 +105,8 @@ func Example() {
 	// Output:
 	// conv/W [3 3 1 4]
 	// conv/b [4]
+	// bn/gamma [4]
+	// bn/beta [4]
 	// out/W [64 2]
 	// out/b [2]
 	// test accuracy 100% (64/64)

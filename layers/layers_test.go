@@ -552,18 +552,17 @@ func TestSeedsAndNames(t *testing.T) {
 	}
 }
 
-// A model built with layers is a graph of SameDiff ops: saved to a file
-// and loaded back, it runs to the same values, bit for bit.
-func TestSaveLoad(t *testing.T) {
-	g := graph.New()
-	b := layers.New(g, 3)
+// everyLayer builds a model of every layer; dropout is the Dropout
+// layer's seed.
+func everyLayer(t *testing.T, b *layers.Builder, dropout int64) *graph.Graph {
+	g := b.Graph()
 	relu := g.NN().Relu
 	img := g.Placeholder("img", ndarray.Float32, -1, 2, 8, 8)
 	h := b.Conv2D("conv", img, layers.ConvConfig{Filters: 3, Kernel: [3]int{3, 3}, Padding: graph.PaddingSame, Activation: relu})
 	h = b.BatchNorm("bn", h, layers.BatchNormConfig{})
 	h = b.MaxPool2D(h, layers.PoolConfig{Kernel: [3]int{2, 2}})
 	h = b.AvgPool2D(h, layers.PoolConfig{Kernel: [3]int{2, 2}})
-	h = b.Dropout(b.Flatten(h), layers.DropoutConfig{Rate: 0.5})
+	h = b.Dropout(b.Flatten(h), layers.DropoutConfig{Rate: 0.5, Seed: dropout})
 	h = b.Residual(b.Dense("fc", h, layers.DenseConfig{Units: 6, Activation: relu}), func(v *graph.Variable) *graph.Variable {
 		return b.LayerNorm("ln", v, layers.LayerNormConfig{})
 	})
@@ -577,31 +576,57 @@ func TestSaveLoad(t *testing.T) {
 	vol := g.Placeholder("vol", ndarray.Float32, -1, 1, 4, 4, 4)
 	v := b.Flatten(b.MaxPool3D(b.Conv3D("c3", vol, layers.ConvConfig{Filters: 6, Kernel: [3]int{3, 3, 3}}), layers.PoolConfig{Kernel: [3]int{2, 2, 2}}))
 	v = b.AvgPool3D(b.Reshape(v, 6, 1, 1, 1), layers.PoolConfig{Kernel: [3]int{1, 1, 1}})
-	out := b.Dense("head", h.Add(s).Add(a).Add(conv1).Add(b.Flatten(v)), layers.DenseConfig{Units: 2}).Named("out")
+	b.Dense("head", h.Add(s).Add(a).Add(conv1).Add(b.Flatten(v)), layers.DenseConfig{Units: 2}).Named("out")
 	if err := g.Err(); err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+// A model built with layers is a graph of SameDiff ops: saved to a file
+// and loaded back, it runs to the same values, bit for bit, and Java's
+// SameDiff finds a class for every node. The training path (batch
+// statistics, a seeded dropout) too; the unseeded dropout's file is
+// checked for Java only, its mask differing from run to run.
+func TestSaveLoad(t *testing.T) {
 	f32 := func(a *ndarray.Array) *ndarray.Array { return ndarray.Must(ndarray.Cast(a, ndarray.Float32)) }
 	feeds := map[string]*ndarray.Array{
 		"img": f32(seq(0.7, 0.1, 2, 2, 8, 8)), "seq": f32(seq(0.3, 0.2, 4, 2, 3)), "vol": f32(seq(0.5, 0.4, 2, 1, 4, 4, 4)),
 		"ids": ndarray.Must(ndarray.FromSlice([]int64{1, 2, 3, 9, 0, 0, 5, 5}, 2, 4)),
 	}
-	path := filepath.Join(t.TempDir(), "model.fb")
-	if err := serialize.Save(path, g, nil); err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := serialize.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := output(t, g, feeds, out)
-	lo, _ := loaded.Variable("out")
-	got := output(t, loaded, feeds, lo)
-	if !ndarray.Equal(got, want) {
-		t.Errorf("loaded model gives %v, built one %v", got, want)
-	}
-	if n1, n2 := len(g.Ops()), len(loaded.Ops()); n1 != n2 {
-		t.Errorf("%d ops built, %d loaded", n1, n2)
+	for _, c := range []struct {
+		name     string
+		training bool
+		seed     int64
+	}{{"inference", false, 0}, {"training", true, 5}, {"fresh dropout", true, 0}} {
+		g := everyLayer(t, layers.New(graph.New(), 3).WithTraining(c.training), c.seed)
+		path := filepath.Join(t.TempDir(), "model.fb")
+		if err := serialize.Save(path, g, nil); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := serialize.CheckJavaFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bl := serialize.Blockers(fs); len(bl) > 0 {
+			t.Errorf("%s: Java cannot load the file: %v", c.name, bl)
+		}
+		loaded, err := serialize.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n1, n2 := len(g.Ops()), len(loaded.Ops()); n1 != n2 {
+			t.Errorf("%s: %d ops built, %d loaded", c.name, n1, n2)
+		}
+		out, _ := g.Variable("out")
+		lo, _ := loaded.Variable("out")
+		want, got := output(t, g, feeds, out), output(t, loaded, feeds, lo)
+		if c.training && c.seed == 0 {
+			continue
+		}
+		if !ndarray.Equal(got, want) {
+			t.Errorf("%s: loaded model gives %v, built one %v", c.name, got, want)
+		}
 	}
 }
 
@@ -612,5 +637,71 @@ func TestReshapeErrors(t *testing.T) {
 		if err := float64s(g).Reshape(x, dims...).Err(); err == nil || !strings.Contains(err.Error(), "Reshape") {
 			t.Errorf("reshape to %v: %v", dims, err)
 		}
+	}
+}
+
+// The population statistics: the averages of the batch means and of the
+// unbiased batch variances, worked by hand.
+func TestSetBatchNormStats(t *testing.T) {
+	build := func(training bool) *graph.Graph {
+		g := graph.New()
+		x := g.Placeholder("x", f64, -1, 2)
+		float64s(g).WithTraining(training).BatchNorm("bn", x, layers.BatchNormConfig{}).Named("y")
+		return g
+	}
+	trained, infer := build(true), build(false)
+	rows := func(v ...float64) map[string]*ndarray.Array {
+		return map[string]*ndarray.Array{"x": ndarray.Must(ndarray.FromSlice(v, len(v)/2, 2))}
+	}
+	// Batch 1: means [2 12], unbiased variances [2 8]; batch 2: means
+	// [2 0], unbiased variances [4 4].
+	batches := []map[string]*ndarray.Array{rows(1, 10, 3, 14), rows(0, 0, 2, 2, 4, -2)}
+	if err := layers.SetBatchNormStats(infer, trained, batches); err != nil {
+		t.Fatal(err)
+	}
+	mean, _ := infer.Variable("bn/mean")
+	variance, _ := infer.Variable("bn/variance")
+	near(t, "mean", mean.Value(), []int{2}, []float64{2, 6}, 1e-15)
+	near(t, "variance", variance.Value(), []int{2}, []float64{3, 6}, 1e-15)
+	y, _ := infer.Variable("y")
+	near(t, "normalized", output(t, infer, rows(2, 6, 5, 12), y), []int{2, 2},
+		[]float64{0, 0, 3 / math.Sqrt(3+1e-5), 6 / math.Sqrt(6+1e-5)}, 1e-15)
+
+	if err := layers.SetBatchNormStats(infer, build(false), batches); err == nil || !strings.Contains(err.Error(), `"bn/batch_mean" for layer "bn"`) {
+		t.Errorf("an inference graph as the trained one: %v", err)
+	}
+	if err := layers.SetBatchNormStats(graph.New(), trained, batches); err == nil || !strings.Contains(err.Error(), "no BatchNorm layer") {
+		t.Errorf("no BatchNorm layer: %v", err)
+	}
+	if err := layers.SetBatchNormStats(infer, trained, []map[string]*ndarray.Array{rows(1, 2)}); err == nil || !strings.Contains(err.Error(), "needs 2 or more") {
+		t.Errorf("a batch of one: %v", err)
+	}
+	if err := layers.SetBatchNormStats(infer, trained, nil); err == nil {
+		t.Error("no batches: no error")
+	}
+}
+
+func TestCopyVariables(t *testing.T) {
+	build := func(units int) *graph.Graph {
+		g := graph.New()
+		layers.New(g, uint64(units)).Dense("fc", g.Placeholder("x", ndarray.Float32, -1, 3), layers.DenseConfig{Units: units})
+		return g
+	}
+	src, dst := build(2), build(2)
+	if err := layers.CopyVariables(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"fc/W", "fc/b"} {
+		a, _ := src.Variable(n)
+		b, _ := dst.Variable(n)
+		if !ndarray.Equal(a.Value(), b.Value()) {
+			t.Errorf("%s not copied", n)
+		}
+	}
+	if err := layers.CopyVariables(dst, build(3)); err == nil || !strings.Contains(err.Error(), `"fc/W" is float32[3 3] in the source, float32[3 2]`) {
+		t.Errorf("another shape: %v", err)
+	}
+	if err := layers.CopyVariables(dst, graph.New()); err == nil || !strings.Contains(err.Error(), `no VARIABLE "fc/W"`) {
+		t.Errorf("a missing variable: %v", err)
 	}
 }
