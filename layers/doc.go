@@ -6,7 +6,7 @@
 // A layer is a convenience, not a second engine: it adds its weights as
 // VARIABLEs and calls the graph's namespace builders (g.NN(), g.CNN(),
 // g.RNN(), ...), so what it builds is the same graph of SameDiff ops a
-// file stores; serialize saves it and Deeplearning4j's SameDiff loads it.
+// file stores, and serialize saves it as a SameDiff file.
 //
 // A Builder holds what every layer needs besides its input and options:
 //

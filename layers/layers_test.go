@@ -705,3 +705,55 @@ func TestCopyVariables(t *testing.T) {
 		t.Errorf("a missing variable: %v", err)
 	}
 }
+
+// Channels last gives the channels-first results with the axes moved.
+func TestChannelsLast(t *testing.T) {
+	in := seq(0.7, 0.1, 2, 2, 5, 5)
+	run := func(last bool) *ndarray.Array {
+		g := graph.New()
+		shape, x := []int{-1, 2, 5, 5}, in
+		if last {
+			shape, x = []int{-1, 5, 5, 2}, permuted(in, 0, 2, 3, 1)
+		}
+		b := float64s(g)
+		h := b.Conv2D("conv", g.Placeholder("x", f64, shape...), layers.ConvConfig{Filters: 3, Kernel: [3]int{3, 3}, ChannelsLast: last})
+		y := b.AvgPool2D(b.MaxPool2D(h, layers.PoolConfig{Kernel: [3]int{2, 1}, Stride: [3]int{1, 1}, ChannelsLast: last}),
+			layers.PoolConfig{Kernel: [3]int{2, 2}, ChannelsLast: last})
+		out := output(t, g, map[string]*ndarray.Array{"x": x}, y)
+		if last {
+			out = permuted(out, 0, 3, 1, 2)
+		}
+		return out
+	}
+	first, last := run(false), run(true)
+	near(t, "channels last", last, first.Shape(), first.Float64s(), 1e-12)
+	if !ndarray.SameShape(first.Shape(), []int{2, 3, 1, 1}) {
+		t.Errorf("shape %v", first.Shape())
+	}
+}
+
+// A mask that skips a key step gives the attention over the other steps.
+func TestAttentionMask(t *testing.T) {
+	run := func(tv int, mask *ndarray.Array) *ndarray.Array {
+		g := graph.New()
+		q := g.Placeholder("q", f64, 2, 4, 3)
+		kv := g.Placeholder("kv", f64, 2, 3, tv)
+		var m *graph.Variable
+		feeds := map[string]*ndarray.Array{"q": seq(0.7, 0.1, 2, 4, 3), "kv": seq(0.8, 0.3, 2, 3, 4)}
+		if tv == 3 {
+			feeds["kv"] = ndarray.Must(ndarray.Slice(feeds["kv"], []int{0, 0, 0}, []int{2, 3, 3}))
+		}
+		if mask != nil {
+			m = g.Placeholder("m", f64, 2, tv)
+			feeds["m"] = mask
+		}
+		y := layers.New(g, 9).WithDType(f64).MultiHeadAttention("mha", q, kv, kv, m, layers.AttentionConfig{Heads: 2, KeySize: 3, ValueSize: 2, OutSize: 5})
+		return output(t, g, feeds, y)
+	}
+	masked := run(4, ndarray.Must(ndarray.FromSlice([]float64{1, 1, 1, 0, 1, 1, 1, 0}, 2, 4)))
+	short := run(3, nil)
+	near(t, "masked attention", masked, []int{2, 5, 3}, short.Float64s(), 1e-12)
+	if full := run(4, nil); ndarray.AllClose(full, masked, 1e-6, 1e-9) {
+		t.Error("the mask changed nothing")
+	}
+}
