@@ -5,6 +5,7 @@ import (
 	"log"
 	"math/rand/v2"
 
+	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/layers"
 	"github.com/sdgo/sdgo/ndarray"
@@ -86,15 +87,11 @@ func Example() {
 	if err := layers.SetBatchNormStats(infer, g, batches); err != nil {
 		log.Fatal(err)
 	}
-	ev, err := train.New(infer, &train.Config{Updater: train.NewAdam(0.01), Features: []string{"x"}, Labels: []string{"y"}, Losses: []string{"loss"}})
-	if err != nil {
-		log.Fatal(err)
-	}
 	test, err := train.NewArrayIterator([]*ndarray.Array{testX}, []*ndarray.Array{testY}, 64, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	e, err := ev.Evaluate(test, "logits")
+	e, err := train.Evaluate(exec.New(infer), test, []string{"x"}, "logits")
 	if err != nil {
 		log.Fatal(err)
 	}
