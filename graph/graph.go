@@ -188,6 +188,11 @@ func (g *Graph) Scalar(dt ndarray.DType, v float64) *Variable {
 	return g.Const("", a)
 }
 
+// Fail records err as the graph's error (Err keeps the first) and returns a
+// variable carrying it, so that packages building on the builders (layers)
+// report their own checks the way a builder call does.
+func (g *Graph) Fail(err error) *Variable { return g.fail(err) }
+
 func (g *Graph) fail(err error) *Variable {
 	g.mu.Lock()
 	g.record(err)

@@ -14,7 +14,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -50,7 +49,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	g, err := lenet.Build(rand.New(rand.NewPCG(1, 1)))
+	g, err := lenet.Build(1)
 	if err != nil {
 		return err
 	}

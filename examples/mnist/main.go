@@ -9,7 +9,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"time"
 
@@ -45,7 +44,7 @@ func run(o options) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	g, err := lenet.Build(rand.New(rand.NewPCG(o.seed, 1)))
+	g, err := lenet.Build(o.seed)
 	if err != nil {
 		return 0, err
 	}

@@ -4,18 +4,19 @@ import (
 	"testing"
 )
 
-// A short run learns: 3,000 images for one epoch reach 85% on the test set
-// (89.6% measured with seed 1).
+// A short run learns: 3,000 images for two epochs reach 85% on the test
+// set (89.5% to 90.9% measured with seeds 1 to 6; after one epoch the
+// seeds gave 82% to 86%, too close to the bar to test it).
 func TestLeNetLearns(t *testing.T) {
 	if raceEnabled {
 		t.Skip("training under the race detector takes over a minute; make sweeps runs it without")
 	}
-	acc, err := run(options{epochs: 1, batch: 64, train: 3000, seed: 1, log: t.Logf})
+	acc, err := run(options{epochs: 2, batch: 64, train: 3000, seed: 1, log: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if acc < 0.85 {
-		t.Errorf("test accuracy %.4f after one epoch on 3,000 images, want at least 0.85", acc)
+		t.Errorf("test accuracy %.4f after two epochs on 3,000 images, want at least 0.85", acc)
 	}
 }
 

@@ -35,7 +35,7 @@ var layers = map[string]int{
 	"autodiff":        4,
 	"exec":            5,
 	"weightinit":      4,
-	"serialize":       6, "validation": 6, "train": 6, "datasets": 6,
+	"serialize":       6, "validation": 6, "train": 6, "datasets": 6, "layers": 6,
 	"cmd": 7, "bench": 7, "examples": 7,
 
 	"ndarray/densetensor": 7,
