@@ -143,7 +143,7 @@ var nd4jConfigClasses = func() map[string]bool {
 	m := map[string]bool{}
 	for pkg, names := range map[string]string{
 		"org.nd4j.linalg.learning.config.":         "Sgd Adam AdaMax Nadam AMSGrad AdaBelief AdaGrad AdaDelta RmsProp Nesterovs NoOp",
-		"org.nd4j.linalg.schedule.":                "FixedSchedule ExponentialSchedule InverseSchedule PolySchedule SigmoidSchedule StepSchedule MapSchedule RampSchedule CycleSchedule",
+		"org.nd4j.linalg.schedule.":                "FixedSchedule ExponentialSchedule InverseSchedule PolySchedule SigmoidSchedule StepSchedule MapSchedule RampSchedule CycleSchedule CosineWarmupSchedule",
 		"org.nd4j.linalg.learning.regularization.": "L1Regularization L2Regularization WeightDecay",
 	} {
 		for _, n := range strings.Fields(names) {
@@ -163,8 +163,7 @@ func checkTrainingConfig(js string) []Finding {
 		switch x := v.(type) {
 		case map[string]any:
 			if c, ok := x["@class"].(string); ok && !nd4jConfigClasses[c] {
-				out = append(out, Finding{Level: JavaBlocker, JavaClass: c,
-					Message: fmt.Sprintf("the training configuration names class %q, which ND4J does not have: Jackson cannot parse it", c)})
+				out = append(out, Finding{Level: JavaBlocker, JavaClass: c, Message: configClassMessage(c, x)})
 			}
 			for _, k := range slices.Sorted(maps.Keys(x)) {
 				walk(x[k])
@@ -184,6 +183,20 @@ func checkTrainingConfig(js string) []Finding {
 	}
 	walk(v)
 	return out
+}
+
+// configClassMessage says why the training configuration's object m, of
+// class c, does not move to Java, naming the setting where sdgo wrote it
+// (train's "sdgo." classes).
+func configClassMessage(c string, m map[string]any) string {
+	switch c {
+	case "sdgo.Momentum":
+		return fmt.Sprintf("the training configuration's updater is classic momentum (momentum %v, Nesterov off), which ND4J has no updater for: "+
+			"its Nesterovs steps otherwise; train with Nesterov momentum to move the configuration to Java", m["momentum"])
+	case "sdgo.Schedule":
+		return fmt.Sprintf("the training configuration has a schedule of Go type %v, which is none of ND4J's ISchedule classes", m["type"])
+	}
+	return fmt.Sprintf("the training configuration names class %q, which ND4J does not have: Jackson cannot parse it", c)
 }
 
 // javaOp is one row of javaops.tsv.
