@@ -50,10 +50,12 @@ import (
 //     Java does not have) fails the save with an error naming the node and
 //     the op: this mode never writes a file Java would refuse or misread.
 //
+// The properties Java's classes restore (conv2d, softmax, concat, cast) and
+// relu's scalar are written in every mode (javaprops.go).
+//
 // Not done here (issue 22): gradient ops saved as forward ops of the main
 // graph (Java builds its own gradient; SameDiff keeps the gradient function
-// apart), the properties Java
-// restores for conv2d, softmax, concat and cast, relu's scalar.
+// apart).
 
 // viewWriteMark separates a view write's node name from its helpers'.
 const viewWriteMark = "/sdgo_view_write/"

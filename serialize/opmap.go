@@ -206,6 +206,9 @@ func argsFromNode(n *rawNode, d *ops.Def, ins []ndarray.DType) ops.Args {
 				a.F = v
 			}
 		}
+		if d.Name == "relu" && len(n.ExtraParams) == 0 && len(a.F) == 1 && a.F[0] == 0 {
+			a.F = nil // the cutoff Save writes for Java's RectifiedLinear (javaScalarDefault)
+		}
 	}
 	return a
 }

@@ -491,13 +491,22 @@ func (s *saver) setArgs(n *rawNode, op *graph.Op, def *ops.Def, a *ops.Args) err
 			n.ExtraInteger[i] = int64(d)
 		}
 	}
+	var outs []ndarray.DType
+	for _, v := range op.Outputs() {
+		outs = append(outs, v.DType())
+	}
+	setProps(n, javaProps(def, a, outs))
 	n.Scalar = nil
-	if (def.Type == ops.Scalar || def.Type == ops.ScalarBool) && len(a.F) > 0 {
+	f, hasScalar := javaScalarDefault[def.Name]
+	if len(a.F) > 0 {
+		f, hasScalar = a.F[0], true
+	}
+	if (def.Type == ops.Scalar || def.Type == ops.ScalarBool) && hasScalar {
 		dt := ndarray.Float32
 		if ins := op.Inputs(); len(ins) > 0 {
 			dt = ins[0].DType()
 		}
-		sc, err := scalarRaw(a.F[0], dt, s.bo, s.opts.LegacyArrayLayouts)
+		sc, err := scalarRaw(f, dt, s.bo, s.opts.LegacyArrayLayouts)
 		if err != nil {
 			return fmt.Errorf("serialize: op %q: %w", op.Name(), err)
 		}
