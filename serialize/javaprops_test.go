@@ -40,6 +40,29 @@ func propsGraph(t testing.TB) *graph.Graph {
 	return g
 }
 
+// javaSaved saves g for Java and reports any blocker CheckJava finds.
+func javaSaved(t *testing.T, what string, g *graph.Graph) []byte {
+	t.Helper()
+	buf := must(Encode(g, &SaveOptions{Java: true}))
+	fs, err := CheckJava(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Blockers(fs) {
+		t.Errorf("%s: %v", what, f)
+	}
+	return buf
+}
+
+// varsNamed returns g's variables of the given names.
+func varsNamed(g *graph.Graph, names ...string) []*graph.Variable {
+	out := make([]*graph.Variable, len(names))
+	for i, n := range names {
+		out[i], _ = g.Variable(n)
+	}
+	return out
+}
+
 func propOf(n *rawNode, name string) string {
 	for _, p := range n.Properties {
 		if p.Name == name {
@@ -58,14 +81,7 @@ func propOf(n *rawNode, name string) string {
 func TestJavaSaveProperties(t *testing.T) {
 	g := propsGraph(t)
 	opts := &SaveOptions{Java: true}
-	buf := must(Encode(g, opts))
-	fs, err := CheckJava(buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range Blockers(fs) {
-		t.Errorf("%v", f)
-	}
+	buf := javaSaved(t, "", g)
 	r := savedRaw(t, g, opts)
 	want := map[string]map[string]string{
 		"conv": {"kH": "[] [2] [] []", "kW": "[] [2] [] []", "sH": "[] [1] [] []", "pW": "[] [0] [] []", "dW": "[] [1] [] []",

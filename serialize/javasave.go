@@ -50,12 +50,10 @@ import (
 //     Java does not have) fails the save with an error naming the node and
 //     the op: this mode never writes a file Java would refuse or misread.
 //
-// The properties Java's classes restore (conv2d, softmax, concat, cast) and
-// relu's scalar are written in every mode (javaprops.go).
-//
-// Not done here (issue 22): gradient ops saved as forward ops of the main
-// graph (Java builds its own gradient; SameDiff keeps the gradient function
-// apart).
+// The gradients autodiff built are left out and marked, to be built again
+// when sdgo loads the file (javagrad.go). The properties Java's classes
+// restore (conv2d, softmax, concat, cast) and relu's scalar are written in
+// every mode (javaprops.go).
 
 // viewWriteMark separates a view write's node name from its helpers'.
 const viewWriteMark = "/sdgo_view_write/"

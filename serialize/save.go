@@ -39,8 +39,11 @@ type SaveOptions struct {
 	// Java writes a file SameDiff (Java) can load (see javasave.go): sdgo's
 	// own ops as the SameDiff ops that compute the same values (a write
 	// through a view as create_view, range and a scatter; zeros_as as
-	// zeroslike), which Load recognizes and turns back into sdgo's ops. A
-	// node with no faithful SameDiff form makes the save fail with an error
+	// zeroslike), which Load recognizes and turns back into sdgo's ops.
+	// The gradients autodiff added are left out, as SameDiff saves none,
+	// and built again when sdgo loads the file. A node with no faithful
+	// SameDiff form, an op that reads a gradient, or a training
+	// configuration ND4J cannot express makes the save fail with an error
 	// naming it.
 	Java bool
 }
@@ -175,6 +178,16 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 	if err != nil {
 		return nil, err
 	}
+	var gradMark *rawUpdaterState
+	if opts.Java {
+		omitVar, omitOp, mark, err := s.javaGradients(vars, gops)
+		if err != nil {
+			return nil, err
+		}
+		vars = slices.DeleteFunc(vars, func(v *graph.Variable) bool { return omitVar[v] })
+		gops = slices.DeleteFunc(gops, func(op *graph.Op) bool { return omitOp[op] })
+		gradMark = mark
+	}
 
 	// SameDiff's numbering.
 	counter := int32(0)
@@ -279,6 +292,9 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 		if err := s.updaterState(r); err != nil {
 			return nil, err
 		}
+	}
+	if gradMark != nil {
+		r.UpdaterState = append(r.UpdaterState, *gradMark)
 	}
 	return r, nil
 }
