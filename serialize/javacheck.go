@@ -1,6 +1,7 @@
 package serialize
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -98,13 +99,26 @@ func Blockers(fs []Finding) []Finding {
 	return out
 }
 
-// CheckJavaFile is CheckJava on the file at path.
+// CheckJavaFile is CheckJava on the file at path, read as Load reads it (a
+// stream that is not a regular file up to MaxStreamSize).
 func CheckJavaFile(path string) ([]Finding, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("serialize: %w", err)
 	}
-	return CheckJava(b)
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("serialize: %s is a directory, not a graph file", path)
+	}
+	b, err := readAll(context.Background(), f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	fs, err := CheckJava(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return fs, nil
 }
 
 // CheckJavaGraph is CheckJava on g as Encode writes it with opts.
