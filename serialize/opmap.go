@@ -194,7 +194,11 @@ func argsFromNode(n *rawNode, d *ops.Def, ins []ndarray.DType) ops.Args {
 		}
 	}
 	if d != nil && d.Flags&ops.OutDTypeArg != 0 && len(a.D) == 0 && len(n.OutputTypes) > 0 {
-		if dt := ndarray.DType(n.OutputTypes[0]); dt.IsNumeric() && givesOtherDType(ins, dt) {
+		data := ins
+		if d.Type == ops.ReduceFloat && len(ins) > 1 {
+			data = ins[:1] // the second input is the axes
+		}
+		if dt := ndarray.DType(n.OutputTypes[0]); dt.IsNumeric() && givesOtherDType(data, dt) {
 			a.D = []ndarray.DType{dt}
 		}
 	}
