@@ -6,10 +6,13 @@ import (
 
 	"github.com/sdgo/sdgo/autodiff"
 	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
 )
 
 // TestJavaSaveOmitsGradients: saved for Java, the gradients autodiff built
-// (through views and in-place writes, conv2d, softmax, concat, casts) are
+// (through views and in-place writes; conv2d, softmax, concat, casts; a
+// loop holding a conditional, whose gradient is a backward loop with
+// sdgo's internal ops) are
 // not in the file, as SameDiff saves no gradient: no blocker, no
 // "-grad" variable Java would build again, none of sdgo's gradient ops.
 // Loaded by sdgo, they are built again: the same graph, values and
@@ -19,9 +22,12 @@ func TestJavaSaveOmitsGradients(t *testing.T) {
 		name  string
 		build func(testing.TB) *graph.Graph
 		wrt   []string
+		feeds map[string]*ndarray.Array
 	}{
-		{"view writes", viewWrites, []string{"x"}},
-		{"conv2d, softmax, concat, cast", propsGraph, []string{"x", "w"}},
+		{"view writes", viewWrites, []string{"x"}, idxFeed(-1)},
+		{"conv2d, softmax, concat, cast", propsGraph, []string{"x", "w"}, nil},
+		{"loop and conditional", controlGraph, []string{"x"},
+			map[string]*ndarray.Array{"x": ndarray.Must(ndarray.FromSlice([]float64{-0.3, 0.1})), "n": ndarray.Scalar(4.0)}},
 	} {
 		g := c.build(t)
 		loss, _ := g.Variable("loss")
@@ -33,10 +39,7 @@ func TestJavaSaveOmitsGradients(t *testing.T) {
 		for _, gv := range grads {
 			names = append(names, gv.Name())
 		}
-		feeds := idxFeed(-1)
-		if c.name != "view writes" {
-			feeds = nil
-		}
+		feeds := c.feeds
 		want := run(t, g, feeds, names...)
 
 		opts := &SaveOptions{Java: true}
