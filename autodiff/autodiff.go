@@ -96,6 +96,7 @@ func GradSum(losses []*graph.Variable, wrt ...*graph.Variable) ([]*graph.Variabl
 		out[missingAt[j]] = gv
 		cache.put(gradKey{lossKey, missing[j]}, cachedGrad{gv, merges})
 	}
+	cache.addBuild(build{losses: slices.Clone(losses), wrt: missing, grads: gs, from: d.firstNew, to: len(g.Variables())})
 	return out, nil
 }
 

@@ -114,9 +114,51 @@ func reduceDef(name string, op ndarray.ReduceOp, doc string, grad GradFunc) *Def
 	}
 }
 
+// floatOut gives a REDUCE_FLOAT op (mean, the norms, the entropies)
+// libnd4j's output dtype: a floating-point input's own, for integers and
+// bool libnd4j's default floating-point type FLOAT32 (DataTypeUtils::
+// pickFloatingType), or dtype arg 0 when given (the output type a file's
+// node declares). The input is converted to that type first, so the
+// reduction computes in it as libnd4j's ReduceFloatFunction does: the mean
+// of int64 [3 4 -5 7] is float32 2.25, not int64 2.
+func floatOut(d *Def) *Def {
+	infer, run := d.Infer, d.Run
+	d.Flags |= OutDTypeArg
+	d.Doc += "; integer and bool inputs give float32, or dtype arg 0 when given"
+	target := func(x ndarray.DType, a *Args) ndarray.DType {
+		if dt := a.DType(0, ndarray.Invalid); dt.IsFloat() && dt.Computable() {
+			return dt
+		}
+		if x.IsFloat() || !x.Computable() {
+			return x
+		}
+		return ndarray.Float32
+	}
+	d.Infer = func(in []Info, a *Args) ([]Info, error) {
+		if dt := target(in[0].DType, a); dt != in[0].DType {
+			x := in[0]
+			x.DType = dt
+			in = append([]Info{x}, in[1:]...)
+		}
+		return infer(in, a)
+	}
+	d.Run = func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		if dt := target(in[0].DType(), a); dt != in[0].DType() {
+			x, err := castFor(c, in[0], dt)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", d.Name, err)
+			}
+			defer c.Release(x)
+			in = append([]*ndarray.Array{x}, in[1:]...)
+		}
+		return run(c, in, a)
+	}
+	return d
+}
+
 var (
 	reduceSumOp  = Register(legacy(reduceDef("reduce_sum", ndarray.Sum, "sum over axes", reduceGrad("reduce_sum_bp", Args.Clone)), ReduceSame, 0))
-	reduceMeanOp = Register(legacy(reduceDef("reduce_mean", ndarray.Mean, "mean over axes", reduceGrad("reduce_mean_bp", Args.Clone)), ReduceFloat, 0))
+	reduceMeanOp = Register(floatOut(legacy(reduceDef("reduce_mean", ndarray.Mean, "mean over axes", reduceGrad("reduce_mean_bp", Args.Clone)), ReduceFloat, 0)))
 	reduceMaxOp  = Register(legacy(reduceDef("reduce_max", ndarray.Max, "largest element over axes", reduceGrad("reduce_max_bp", Args.Clone)), ReduceSame, 1))
 	reduceMinOp  = Register(legacy(reduceDef("reduce_min", ndarray.Min, "smallest element over axes", reduceGrad("reduce_min_bp", Args.Clone)), ReduceSame, 2))
 	reduceProdOp = Register(legacy(reduceDef("reduce_prod", ndarray.Prod, "product over axes", reduceGrad("reduce_prod_bp", Args.Clone)), ReduceSame, 3))

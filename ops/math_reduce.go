@@ -190,13 +190,13 @@ func countReduce(nonZero bool) func(x *ndarray.Array, ax []int) (*ndarray.Array,
 }
 
 var (
-	reduceNorm1Op = Register(reduceWith("reduce_norm1", ReduceFloat, 2, "Σ|x| over axes", floatIn, sameDT, absReduce(ndarray.Sum), normGrad("reduce_norm1_bp")))
-	reduceNorm2Op = Register(reduceWith("reduce_norm2", ReduceFloat, 3, "√Σx² over axes", floatIn, sameDT, norm2, normGrad("reduce_norm2_bp")))
+	reduceNorm1Op = Register(floatOut(reduceWith("reduce_norm1", ReduceFloat, 2, "Σ|x| over axes", floatIn, sameDT, absReduce(ndarray.Sum), normGrad("reduce_norm1_bp"))))
+	reduceNorm2Op = Register(floatOut(reduceWith("reduce_norm2", ReduceFloat, 3, "√Σx² over axes", floatIn, sameDT, norm2, normGrad("reduce_norm2_bp"))))
 	// SameDiff's legacy NormMax is "reduce_normmax"; libnd4j's custom op
 	// "reduce_norm_max".
-	reduceNormMaxOp = Register(reduceWith("reduce_normmax", ReduceFloat, 4, "max|x| over axes (0 over none)", floatIn, sameDT, normMax, normGrad("reduce_normmax_bp"), "reduce_norm_max"))
-	reduceSqNormOp  = Register(reduceWith("reduce_sqnorm", ReduceFloat, 7, "Σx² over axes", floatIn, sameDT, sqnorm, normGrad("reduce_sqnorm_bp")))
-	reduceAMeanOp   = Register(reduceWith("amean", ReduceFloat, 1, "mean |x| over axes", floatIn, sameDT, absReduce(ndarray.Mean), normGrad("amean_bp"), "reduce_amean"))
+	reduceNormMaxOp = Register(floatOut(reduceWith("reduce_normmax", ReduceFloat, 4, "max|x| over axes (0 over none)", floatIn, sameDT, normMax, normGrad("reduce_normmax_bp"), "reduce_norm_max")))
+	reduceSqNormOp  = Register(floatOut(reduceWith("reduce_sqnorm", ReduceFloat, 7, "Σx² over axes", floatIn, sameDT, sqnorm, normGrad("reduce_sqnorm_bp"))))
+	reduceAMeanOp   = Register(floatOut(reduceWith("amean", ReduceFloat, 1, "mean |x| over axes", floatIn, sameDT, absReduce(ndarray.Mean), normGrad("amean_bp"), "reduce_amean")))
 	reduceASumOp    = Register(reduceWith("asum", ReduceSame, 4, "Σ|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Sum), normGrad("asum_bp"), "reduce_asum"))
 	reduceAMaxOp    = Register(reduceWith("amax", ReduceSame, 5, "max|x| over axes, in x's dtype (0 over none)", numericIn, sameDT, normMax, normGrad("amax_bp"), "reduce_amax"))
 	reduceAMinOp    = Register(reduceWith("amin", ReduceSame, 6, "min|x| over axes, in x's dtype", numericIn, sameDT, absReduce(ndarray.Min), normGrad("amin_bp"), "reduce_amin"))

@@ -537,7 +537,7 @@ func entropyGrad(scale float64, log bool) GradFunc {
 }
 
 var (
-	entropyOp        = Register(reduceWith("entropy", ReduceFloat, 8, "-Σ x ln x over axes", floatIn, sameDT, entropyF(1, false), entropyGrad(1, false)))
-	logEntropyOp     = Register(reduceWith("logentropy", ReduceFloat, 9, "ln(-Σ x ln x) over axes", floatIn, sameDT, entropyF(1, true), entropyGrad(1, true)))
-	shannonEntropyOp = Register(reduceWith("shannonentropy", ReduceFloat, 10, "-Σ x log₂ x over axes", floatIn, sameDT, entropyF(1/math.Ln2, false), entropyGrad(1/math.Ln2, false)))
+	entropyOp        = Register(floatOut(reduceWith("entropy", ReduceFloat, 8, "-Σ x ln x over axes", floatIn, sameDT, entropyF(1, false), entropyGrad(1, false))))
+	logEntropyOp     = Register(floatOut(reduceWith("logentropy", ReduceFloat, 9, "ln(-Σ x ln x) over axes", floatIn, sameDT, entropyF(1, true), entropyGrad(1, true))))
+	shannonEntropyOp = Register(floatOut(reduceWith("shannonentropy", ReduceFloat, 10, "-Σ x log₂ x over axes", floatIn, sameDT, entropyF(1/math.Ln2, false), entropyGrad(1/math.Ln2, false))))
 )

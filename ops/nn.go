@@ -13,10 +13,37 @@ import (
 // the math functions.
 var (
 	sigmoidOp   = Register(legacy(unaryDef("sigmoid", ndarray.Sigmoid, "1/(1+e^-x)", 0, bpOp("sigmoid_bp")), TransformStrict, 26))
-	reluOp      = Register(legacy(unaryDef("relu", ndarray.Relu, "max(x, 0)", 0, bpOp("relu_bp")), Scalar, 39))
+	reluOp      = Register(legacy(zeroCutoff(unaryDef("relu", ndarray.Relu, "max(x, 0); the scalar (float arg 0), libnd4j's cutoff, must be 0", 0, bpOp("relu_bp"))), Scalar, 39))
 	leakyReluOp = Register(legacy(unaryDef("leakyrelu", ndarray.LeakyRelu, "x if x > 0 else alpha*x; float arg 0 is alpha (default 0.01)", 0.01, bpOp("lrelu_bp")), Scalar, 35))
 	softplusOp  = Register(legacy(unaryDef("softplus", ndarray.Softplus, "ln(1+e^x)", 0, fromXY(func(b GradBuilder, x, y Value) Value { return op1(b, "sigmoid", Args{}, x) })), TransformStrict, 28))
 )
+
+// zeroCutoff makes relu refuse a cutoff other than 0: libnd4j's legacy relu
+// takes one as its scalar (files from SameDiff carry it in FlatNode.scalar),
+// and sdgo's kernels compute max(x, 0) only, so another cutoff would be
+// silently ignored.
+func zeroCutoff(d *Def) *Def {
+	check := func(a *Args) error {
+		if c := a.Float(0, 0); c != 0 {
+			return fmt.Errorf("%s: cutoff %v (its scalar): sdgo computes relu with cutoff 0 only", d.Name, c)
+		}
+		return nil
+	}
+	infer, run := d.Infer, d.Run
+	d.Infer = func(in []Info, a *Args) ([]Info, error) {
+		if err := check(a); err != nil {
+			return nil, err
+		}
+		return infer(in, a)
+	}
+	d.Run = func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		if err := check(a); err != nil {
+			return nil, err
+		}
+		return run(c, in, a)
+	}
+	return d
+}
 
 // The fused backprop ops of the activations (libnd4j's tanh_bp, sigmoid_bp,
 // relu_bp, lrelu_bp): inputs x and the output gradient g, output dL/dx.

@@ -29,9 +29,11 @@ import (
 // says) followed by the bytes, and ND4J's int64 count, (n+1) int64 offsets
 // in byteOrder, then the bytes. Both are read, 'f'-order ones into C order.
 // In memory sdgo keeps libnd4j's layout in native byte order (see
-// ndarray.FromStrings); files are written in libnd4j's layout when
-// little-endian and in ND4J's when big-endian, the layout each side's reader
-// expects.
+// ndarray.FromStrings); files are written in libnd4j's layout with
+// little-endian offsets in either byte order, as ND4J writes them now (its
+// writer copies its Utf8Buffer, libnd4j's layout in native order, under
+// byteOrder BE); SaveOptions.LegacyArrayLayouts writes big-endian ones in
+// ND4J's older layout.
 
 // nativeBO is the machine's byte order as a FlatArray ByteOrder.
 var nativeBO = func() fb.ByteOrder {
@@ -327,9 +329,9 @@ func encodeStringBuffer(offs []uint64, data []byte, bo fb.ByteOrder, withCount b
 }
 
 // arrayToRaw converts an array to a FlatArray in byte order bo. emptyScalar
-// writes an empty array as libnd4j's empty rank-0 array; longScalar writes
-// rank-0 shape-info with 6 longs instead of 4.
-func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, longScalar bool) (rawArray, error) {
+// writes an empty array as libnd4j's empty rank-0 array; legacy writes the
+// layouts of SaveOptions.LegacyArrayLayouts.
+func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, legacy bool) (rawArray, error) {
 	dt := a.DType()
 	if !dt.Known() {
 		return rawArray{}, fmt.Errorf("array of unknown dtype %v", dt)
@@ -343,7 +345,7 @@ func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, longScalar bool)
 	if emptyScalar && n == 0 {
 		shape = nil
 	}
-	si, err := shapeInfoFor(shape, fb.DType(dt), n == 0, longScalar)
+	si, err := shapeInfoFor(shape, fb.DType(dt), n == 0, legacy)
 	if err != nil {
 		return rawArray{}, err
 	}
@@ -362,7 +364,11 @@ func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, longScalar bool)
 			data = append(data, x...)
 			offs[i+1] = uint64(len(data))
 		}
-		out.Buffer = encodeStringBuffer(offs, data, bo, bo == fb.ByteOrderBE)
+		if legacy && bo == fb.ByteOrderBE {
+			out.Buffer = encodeStringBuffer(offs, data, bo, true)
+		} else {
+			out.Buffer = encodeStringBuffer(offs, data, fb.ByteOrderLE, false)
+		}
 		return out, nil
 	}
 	w := dt.Size()
@@ -381,11 +387,11 @@ func arrayToRaw(a *ndarray.Array, bo fb.ByteOrder, emptyScalar, longScalar bool)
 
 // shapeInfoFor is cShapeInfo for any dtype: dtypes without libnd4j type bits
 // (FLOAT8, HALF2, QINT8, QINT16) get none.
-func shapeInfoFor(shape []int64, dt fb.DType, empty, longScalar bool) ([]int64, error) {
+func shapeInfoFor(shape []int64, dt fb.DType, empty, legacy bool) ([]int64, error) {
 	if _, ok := dtypeFlag(dt); ok {
-		return cShapeInfo(shape, dt, empty, longScalar)
+		return cShapeInfo(shape, dt, empty, legacy)
 	}
-	si, err := cShapeInfo(shape, fb.DTypeBOOL, empty, longScalar)
+	si, err := cShapeInfo(shape, fb.DTypeBOOL, empty, legacy)
 	if err != nil {
 		return nil, err
 	}
@@ -435,8 +441,8 @@ func rawNumbers(a *rawArray) ([]float64, error) {
 }
 
 // scalarRaw returns a rank-0 FlatArray of dtype dt holding v (a legacy
-// scalar op's FlatNode.scalar).
-func scalarRaw(v float64, dt ndarray.DType, bo fb.ByteOrder) (rawArray, error) {
+// scalar op's FlatNode.scalar), in the legacy layout when legacy is set.
+func scalarRaw(v float64, dt ndarray.DType, bo fb.ByteOrder, legacy bool) (rawArray, error) {
 	if !dt.Computable() || dt == ndarray.Bool {
 		dt = ndarray.Float32
 	}
@@ -444,7 +450,7 @@ func scalarRaw(v float64, dt ndarray.DType, bo fb.ByteOrder) (rawArray, error) {
 	if err != nil {
 		return rawArray{}, err
 	}
-	return arrayToRaw(a, bo, false, false)
+	return arrayToRaw(a, bo, false, legacy)
 }
 
 // reorderRaw returns a kept FlatArray (a node property or scalar) in byte

@@ -11,9 +11,10 @@ import (
 	"github.com/sdgo/sdgo/ops"
 )
 
-// A loop and a conditional built in Go, with the gradient through them
-// (a backward loop), survive save and load and compute the same values.
-func TestControlFlowRoundTrip(t *testing.T) {
+// controlGraph: a loop over (n, x) whose body holds a conditional, and
+// loss = Σ out².
+func controlGraph(t testing.TB) *graph.Graph {
+	t.Helper()
 	g := graph.New()
 	x := g.Placeholder("x", ndarray.Float64, 2)
 	n := g.Placeholder("n", ndarray.Float64)
@@ -34,7 +35,16 @@ func TestControlFlowRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loss := g.Math().Square(out[1]).Sum().Named("loss")
+	g.Math().Square(out[1]).Sum().Named("loss")
+	return g
+}
+
+// A loop and a conditional built in Go, with the gradient through them
+// (a backward loop), survive save and load and compute the same values.
+func TestControlFlowRoundTrip(t *testing.T) {
+	g := controlGraph(t)
+	loss, _ := g.Variable("loss")
+	x, _ := g.Variable("x")
 	grads, err := autodiff.Grad(loss, x)
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func TestDL4JStyleMLP(t *testing.T) {
 			continue
 		}
 		// Java writes the number in FlatNode.scalar only.
-		sc, err := scalarRaw(n.ExtraParams[0], ndarray.Float32, fb.ByteOrderBE)
+		sc, err := scalarRaw(n.ExtraParams[0], ndarray.Float32, fb.ByteOrderBE, false)
 		if err != nil {
 			t.Fatal(err)
 		}

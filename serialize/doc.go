@@ -13,12 +13,14 @@
 // graph.MetaTrainingConfig) and, when SaveOptions asks, the updater state
 // (graph.MetaUpdaterState). Ids are numbered as SameDiff numbers them.
 // Arrays are little-endian unless SaveOptions.BigEndian asks for what
-// SameDiff's Java writer produces. Save writes a temporary file beside the
+// SameDiff's Java writer produces; rank-0 shape-info has libnd4j's current
+// 6 longs and string arrays libnd4j's layout, unless
+// SaveOptions.LegacyArrayLayouts asks for the older forms. Save writes a temporary file beside the
 // target and renames it, so a failed save leaves the previous file intact.
 //
 // Load (Read, Decode) builds a graph from a file. It honours each array's
-// byte order, both rank-0 shape-info lengths (4 from ND4J's Java, older
-// libnd4j and SameDiff's files, 6 from the newest libnd4j),
+// byte order, both rank-0 shape-info lengths (4 from older ND4J, libnd4j
+// and SameDiff's files, 6 from current libnd4j and ND4J),
 // empty arrays, 'f' order and the non-canonical strides of size-1 axes real
 // files carry, every dtype of the schema (arrays of dtypes sdgo cannot
 // compute with are kept byte for byte as constants and reported), and both
@@ -85,5 +87,8 @@
 //     Java loader places it, from javaops.tsv (a copy of the table of
 //     Java's op names, types, numbers and hashes, embedded); javasave.go:
 //     SaveOptions.Java, sdgo's own ops (writes through views, zeros_as)
-//     written as SameDiff ops and folded back on load.
+//     written as SameDiff ops and folded back on load; javagrad.go: the
+//     gradients a save for Java leaves out and Load builds again;
+//     javaprops.go: the properties Java's op classes restore, written
+//     in every mode.
 package serialize

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -379,7 +380,7 @@ func TestLegacyScalarInFlatNodeScalar(t *testing.T) {
 	r := powRaw(t)
 	for i := range r.Nodes {
 		r.Nodes[i].ExtraParams = []float64{} // only the scalar remains
-		sc, _ := scalarRaw(2, ndarray.Float64, fb.ByteOrderBE)
+		sc, _ := scalarRaw(2, ndarray.Float64, fb.ByteOrderBE, false)
 		r.Nodes[i].Scalar = &sc
 	}
 	buf, err := encode(r)
@@ -542,26 +543,35 @@ func TestZeroCopy(t *testing.T) {
 	}
 }
 
+// TestStringArrayLayouts: string arrays are written in libnd4j's layout,
+// little-endian offsets then the bytes, in either byte order (ND4J's writer
+// copies its Utf8Buffer, which holds that layout, under byteOrder BE); the
+// legacy layouts write big-endian ones as older ND4J did, the count first
+// and the offsets big-endian. Every form reads back.
 func TestStringArrayLayouts(t *testing.T) {
 	a := ndarray.Must(ndarray.FromStrings([]string{"ab", "c"}))
-	for _, bo := range []int{0, 1} {
-		ra, err := arrayToRaw(a, fb.ByteOrder(bo), false, false)
+	le := []byte{0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0}
+	be := []byte{0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 3}
+	for _, c := range []struct {
+		bo     fb.ByteOrder
+		legacy bool
+		head   []byte
+	}{
+		{fb.ByteOrderLE, false, le}, {fb.ByteOrderBE, false, le}, {fb.ByteOrderLE, true, le}, {fb.ByteOrderBE, true, be},
+	} {
+		ra, err := arrayToRaw(a, c.bo, false, c.legacy)
 		if err != nil {
 			t.Fatal(err)
 		}
-		head := 8 * 3
-		if bo == 1 {
-			head += 8 // ND4J's layout: the count first
-		}
-		if len(ra.Buffer) != head+3 || string(ra.Buffer[head:]) != "abc" {
-			t.Fatalf("order %d: buffer %v", bo, ra.Buffer)
+		if want := append(slices.Clone(c.head), "abc"...); !bytes.Equal(ra.Buffer, want) || ra.ByteOrder != c.bo {
+			t.Fatalf("order %v, legacy %v: buffer %v (order %v), want %v", c.bo, c.legacy, ra.Buffer, ra.ByteOrder, want)
 		}
 		la, err := arrayFromRaw(&ra, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if s, _ := ndarray.Strings(la.arr); fmt.Sprint(s) != "[ab c]" {
-			t.Fatalf("read back %q", s)
+			t.Fatalf("order %v, legacy %v: read back %q", c.bo, c.legacy, s)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package serialize
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -98,13 +99,26 @@ func Blockers(fs []Finding) []Finding {
 	return out
 }
 
-// CheckJavaFile is CheckJava on the file at path.
+// CheckJavaFile is CheckJava on the file at path, read as Load reads it (a
+// stream that is not a regular file up to MaxStreamSize).
 func CheckJavaFile(path string) ([]Finding, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("serialize: %w", err)
 	}
-	return CheckJava(b)
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("serialize: %s is a directory, not a graph file", path)
+	}
+	b, err := readAll(context.Background(), f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	fs, err := CheckJava(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return fs, nil
 }
 
 // CheckJavaGraph is CheckJava on g as Encode writes it with opts.
@@ -143,7 +157,7 @@ var nd4jConfigClasses = func() map[string]bool {
 	m := map[string]bool{}
 	for pkg, names := range map[string]string{
 		"org.nd4j.linalg.learning.config.":         "Sgd Adam AdaMax Nadam AMSGrad AdaBelief AdaGrad AdaDelta RmsProp Nesterovs NoOp",
-		"org.nd4j.linalg.schedule.":                "FixedSchedule ExponentialSchedule InverseSchedule PolySchedule SigmoidSchedule StepSchedule MapSchedule RampSchedule CycleSchedule",
+		"org.nd4j.linalg.schedule.":                "FixedSchedule ExponentialSchedule InverseSchedule PolySchedule SigmoidSchedule StepSchedule MapSchedule RampSchedule CycleSchedule CosineWarmupSchedule",
 		"org.nd4j.linalg.learning.regularization.": "L1Regularization L2Regularization WeightDecay",
 	} {
 		for _, n := range strings.Fields(names) {
@@ -163,8 +177,7 @@ func checkTrainingConfig(js string) []Finding {
 		switch x := v.(type) {
 		case map[string]any:
 			if c, ok := x["@class"].(string); ok && !nd4jConfigClasses[c] {
-				out = append(out, Finding{Level: JavaBlocker, JavaClass: c,
-					Message: fmt.Sprintf("the training configuration names class %q, which ND4J does not have: Jackson cannot parse it", c)})
+				out = append(out, Finding{Level: JavaBlocker, JavaClass: c, Message: configClassMessage(c, x)})
 			}
 			for _, k := range slices.Sorted(maps.Keys(x)) {
 				walk(x[k])
@@ -184,6 +197,20 @@ func checkTrainingConfig(js string) []Finding {
 	}
 	walk(v)
 	return out
+}
+
+// configClassMessage says why the training configuration's object m, of
+// class c, does not move to Java, naming the setting where sdgo wrote it
+// (train's "sdgo." classes).
+func configClassMessage(c string, m map[string]any) string {
+	switch c {
+	case "sdgo.Momentum":
+		return fmt.Sprintf("the training configuration's updater is classic momentum (momentum %v, Nesterov off), which ND4J has no updater for: "+
+			"its Nesterovs steps otherwise; train with Nesterov momentum to move the configuration to Java", m["momentum"])
+	case "sdgo.Schedule":
+		return fmt.Sprintf("the training configuration has a schedule of Go type %v, which is none of ND4J's ISchedule classes", m["type"])
+	}
+	return fmt.Sprintf("the training configuration names class %q, which ND4J does not have: Jackson cannot parse it", c)
 }
 
 // javaOp is one row of javaops.tsv.

@@ -41,16 +41,19 @@ import (
 //     such a group, checks its structure, and puts the view_OP node back;
 //     a group that does not match is left as the SameDiff ops it is, which
 //     compute the same values without writing in place.
+//   - The training configuration must name only ND4J's classes (train
+//     writes AdamW as ND4J's Adam plus WeightDecay); classic momentum or a
+//     schedule of the program's own fails the save, naming the setting.
 //   - Every other node is checked as CheckJava checks it; a blocker (an op
 //     with no faithful SameDiff form: sdgo's internal ops such as route,
 //     loop_count, reduce_to_shape_of, create_view_bp, and the gradient ops
 //     Java does not have) fails the save with an error naming the node and
 //     the op: this mode never writes a file Java would refuse or misread.
 //
-// Not done here (issue 22): gradient ops saved as forward ops of the main
-// graph (Java builds its own gradient; SameDiff keeps the gradient function
-// apart), training configurations in ND4J's classes, the properties Java
-// restores for conv2d, softmax, concat and cast, relu's scalar.
+// The gradients autodiff built are left out and marked, to be built again
+// when sdgo loads the file (javagrad.go). The properties Java's classes
+// restore (conv2d, softmax, concat, cast) and relu's scalar are written in
+// every mode (javaprops.go).
 
 // viewWriteMark separates a view write's node name from its helpers'.
 const viewWriteMark = "/sdgo_view_write/"
@@ -67,6 +70,9 @@ var javaNames = map[string]string{"zeros_as": "zeroslike"}
 
 // javaForm rewrites r, as toRaw made it, into the Java-compatible form.
 func javaForm(r *rawGraph) error {
+	for _, f := range checkTrainingConfig(r.TrainingConfig) {
+		return fmt.Errorf("serialize: saving for Java: %s", f.Message)
+	}
 	ex := &expander{r: r, byID: map[rawIntPair]int{}, names: map[string]bool{}}
 	for i := range r.Variables {
 		ex.names[r.Variables[i].Name] = true

@@ -235,6 +235,10 @@ func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
 	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}, stop: stop}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
 	foldViewWrites(r) // the writes through views a save for Java spelled out
+	grads, err := takeGradMarks(r)
+	if err != nil {
+		return nil, err
+	}
 	if err := l.indexVariables(); err != nil {
 		return nil, err
 	}
@@ -262,6 +266,9 @@ func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
 	l.rp.Unimplemented = sortedUnique(l.rp.Unimplemented)
 	l.rp.NonComputable = sortedUnique(l.rp.NonComputable)
 	l.g.SetMeta(metaKey, l.fi)
+	if err := rebuildGradients(l.g, grads); err != nil {
+		return nil, err
+	}
 	return l.g, nil
 }
 

@@ -194,7 +194,11 @@ func argsFromNode(n *rawNode, d *ops.Def, ins []ndarray.DType) ops.Args {
 		}
 	}
 	if d != nil && d.Flags&ops.OutDTypeArg != 0 && len(a.D) == 0 && len(n.OutputTypes) > 0 {
-		if dt := ndarray.DType(n.OutputTypes[0]); dt.IsNumeric() && givesOtherDType(ins, dt) {
+		data := ins
+		if d.Type == ops.ReduceFloat && len(ins) > 1 {
+			data = ins[:1] // the second input is the axes
+		}
+		if dt := ndarray.DType(n.OutputTypes[0]); dt.IsNumeric() && givesOtherDType(data, dt) {
 			a.D = []ndarray.DType{dt}
 		}
 	}
@@ -205,6 +209,9 @@ func argsFromNode(n *rawNode, d *ops.Def, ins []ndarray.DType) ops.Args {
 			if v, err := rawNumbers(n.Scalar); err == nil {
 				a.F = v
 			}
+		}
+		if d.Name == "relu" && len(n.ExtraParams) == 0 && len(a.F) == 1 && a.F[0] == 0 {
+			a.F = nil // the cutoff Save writes for Java's RectifiedLinear (javaScalarDefault)
 		}
 	}
 	return a

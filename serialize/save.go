@@ -27,16 +27,23 @@ type SaveOptions struct {
 	// UpdaterState writes the updater's state (graph.MetaUpdaterState) so
 	// that training can resume where it stopped.
 	UpdaterState bool
-	// LongScalarShapeInfo writes rank-0 arrays' shape-info with 6 longs,
-	// the length the newest libnd4j (helpers/shape.h) sizes for rank 0,
-	// instead of the 4 that ND4J's Java, older libnd4j and SameDiff's own
-	// files use.
-	LongScalarShapeInfo bool
+	// LegacyArrayLayouts writes arrays as ND4J and libnd4j before 2024
+	// read them: rank-0 shape-info with 4 longs [0, extra, ews, order]
+	// instead of the 6 that libnd4j's shapeInfoLength gives rank 0 now
+	// (and where ND4J's ArrayOptionsHelper reads extra at index 3), and
+	// big-endian string arrays in ND4J's older layout (a count, then
+	// big-endian offsets) instead of libnd4j's (little-endian offsets,
+	// then the bytes) that ND4J writes now in either byte order. Loading
+	// reads both.
+	LegacyArrayLayouts bool
 	// Java writes a file SameDiff (Java) can load (see javasave.go): sdgo's
 	// own ops as the SameDiff ops that compute the same values (a write
 	// through a view as create_view, range and a scatter; zeros_as as
-	// zeroslike), which Load recognizes and turns back into sdgo's ops. A
-	// node with no faithful SameDiff form makes the save fail with an error
+	// zeroslike), which Load recognizes and turns back into sdgo's ops.
+	// The gradients autodiff added are left out, as SameDiff saves none,
+	// and built again when sdgo loads the file. A node with no faithful
+	// SameDiff form, an op that reads a gradient, or a training
+	// configuration ND4J cannot express makes the save fail with an error
 	// naming it.
 	Java bool
 	// InferenceOutputs, when set, writes an inference file: only what
@@ -188,6 +195,16 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 	if err != nil {
 		return nil, err
 	}
+	var gradMark *rawUpdaterState
+	if opts.Java {
+		omitVar, omitOp, mark, err := s.javaGradients(vars, gops)
+		if err != nil {
+			return nil, err
+		}
+		vars = slices.DeleteFunc(vars, func(v *graph.Variable) bool { return omitVar[v] })
+		gops = slices.DeleteFunc(gops, func(op *graph.Op) bool { return omitOp[op] })
+		gradMark = mark
+	}
 
 	// SameDiff's numbering.
 	counter := int32(0)
@@ -300,6 +317,9 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 			return nil, err
 		}
 	}
+	if gradMark != nil {
+		r.UpdaterState = append(r.UpdaterState, *gradMark)
+	}
 	return r, nil
 }
 
@@ -356,7 +376,7 @@ func (s *saver) variable(v *graph.Variable) (rawVariable, error) {
 		}
 	}
 	if val != nil {
-		a, err := arrayToRaw(val, s.bo, e != nil && e.emptyScalar == val, s.opts.LongScalarShapeInfo)
+		a, err := arrayToRaw(val, s.bo, e != nil && e.emptyScalar == val, s.opts.LegacyArrayLayouts)
 		if err != nil {
 			return rv, fmt.Errorf("serialize: %v %q: %w", v.Type(), v.Name(), err)
 		}
@@ -511,13 +531,22 @@ func (s *saver) setArgs(n *rawNode, op *graph.Op, def *ops.Def, a *ops.Args) err
 			n.ExtraInteger[i] = int64(d)
 		}
 	}
+	var outs []ndarray.DType
+	for _, v := range op.Outputs() {
+		outs = append(outs, v.DType())
+	}
+	setProps(n, javaProps(def, a, outs))
 	n.Scalar = nil
-	if (def.Type == ops.Scalar || def.Type == ops.ScalarBool) && len(a.F) > 0 {
+	f, hasScalar := javaScalarDefault[def.Name]
+	if len(a.F) > 0 {
+		f, hasScalar = a.F[0], true
+	}
+	if (def.Type == ops.Scalar || def.Type == ops.ScalarBool) && hasScalar {
 		dt := ndarray.Float32
 		if ins := op.Inputs(); len(ins) > 0 {
 			dt = ins[0].DType()
 		}
-		sc, err := scalarRaw(a.F[0], dt, s.bo)
+		sc, err := scalarRaw(f, dt, s.bo, s.opts.LegacyArrayLayouts)
 		if err != nil {
 			return fmt.Errorf("serialize: op %q: %w", op.Name(), err)
 		}
@@ -577,7 +606,7 @@ func (s *saver) updaterState(r *rawGraph) error {
 			if a == nil {
 				return fmt.Errorf("serialize: updater state %q of %q is nil", k, p)
 			}
-			ra, err := arrayToRaw(a, s.bo, false, s.opts.LongScalarShapeInfo)
+			ra, err := arrayToRaw(a, s.bo, false, s.opts.LegacyArrayLayouts)
 			if err != nil {
 				return fmt.Errorf("serialize: updater state %q of %q: %w", k, p, err)
 			}

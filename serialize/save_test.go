@@ -189,7 +189,7 @@ func TestUpdaterStateOnRequest(t *testing.T) {
 	if r.UpdaterState != nil || !strings.Contains(r.TrainingConfig, "Adam") {
 		t.Fatalf("updater state %v, training config %q", r.UpdaterState, r.TrainingConfig)
 	}
-	b, err = Encode(g, &SaveOptions{UpdaterState: true, LongScalarShapeInfo: true})
+	b, err = Encode(g, &SaveOptions{UpdaterState: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestJavaScalarNodes(t *testing.T) {
 				t.Fatalf("%s written as op type %v, want %v", c.op, r.Nodes[i].OpType, c.typ)
 			}
 			r.Nodes[i].ExtraParams = nil
-			sc, _ := scalarRaw(1.5, ndarray.Float32, fb.ByteOrderBE)
+			sc, _ := scalarRaw(1.5, ndarray.Float32, fb.ByteOrderBE, false)
 			r.Nodes[i].Scalar = &sc
 		}
 		if buf, err = encode(r); err != nil {

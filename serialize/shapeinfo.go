@@ -12,10 +12,12 @@ import (
 //
 // of length 2*rank+4. `extra` is a bit set (below), ews the element-wise
 // stride (1 for dense arrays), order 99 ('c') or 102 ('f'). A rank-0 array is
-// [0, extra, ews, order], 4 longs, as ND4J's Java (Shape.shapeInfoLength is
-// rank*2+4) and older libnd4j size it and as every SameDiff fixture has it;
-// the newest libnd4j (helpers/shape.h) sizes rank 0 like rank 1: 6 longs
-// [0, -, -, extra, ews, order], extra at index 3. Both are accepted. Graph
+// [0, extra, ews, order], 4 longs, as older ND4J and libnd4j size it and as
+// every SameDiff fixture has it; libnd4j now (helpers/shape.h
+// shapeInfoLength) sizes rank 0 like rank 1: 6 longs [0, 0, 1, extra, ews,
+// order], and ND4J's ArrayOptionsHelper reads a rank-0 extra at index 3.
+// Both are accepted; the 6-long form is written unless
+// SaveOptions.LegacyArrayLayouts asks for the other. Graph
 // files store views as compact copies, so the strides are those of a dense
 // array in the given order.
 
@@ -237,9 +239,10 @@ func dtypeSize(dt fb.DType) int {
 // given shape and dtype, as libnd4j writes it: packed strides, extra = the
 // dtype's type bits (plus ARRAY_EMPTY when empty), ews 1, order 'c'. An
 // empty array gets zero strides and ews 0, like libnd4j's empty shape-info.
-// A rank-0 array is written with longScalar ? 6 : 4 longs; the 6-long form
-// (the newest libnd4j's) pads the dim and stride slots with 0.
-func cShapeInfo(shape []int64, dt fb.DType, empty, longScalar bool) ([]int64, error) {
+// A rank-0 array is written with 6 longs [0, 0, 1, extra, ews, order], as
+// libnd4j's ShapeBuilders::createScalarShapeInfo builds it (a dim slot 0 and
+// a stride slot 1), or with the older 4 when legacy is set.
+func cShapeInfo(shape []int64, dt fb.DType, empty, legacy bool) ([]int64, error) {
 	r := len(shape)
 	if r > maxRank {
 		return nil, fmt.Errorf("rank %d exceeds libnd4j's maximum %d", r, maxRank)
@@ -266,8 +269,8 @@ func cShapeInfo(shape []int64, dt fb.DType, empty, longScalar bool) ([]int64, er
 		extra |= arrayEmpty
 		ews = 0
 	}
-	if r == 0 && longScalar {
-		return []int64{0, 0, 0, extra, ews, orderC}, nil
+	if r == 0 && !legacy {
+		return []int64{0, 0, 1, extra, ews, orderC}, nil
 	}
 	si := make([]int64, 2*r+4)
 	si[0] = int64(r)

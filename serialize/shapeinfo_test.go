@@ -63,22 +63,24 @@ func TestCShapeInfo(t *testing.T) {
 		shape []int64
 		dt    fb.DType
 		empty bool
-		long  bool
+		old   bool // SaveOptions.LegacyArrayLayouts
 		want  []int64
 	}{
 		{[]int64{2}, fb.DTypeFLOAT, false, false, []int64{1, 2, 1, 8192, 1, 99}},
 		{[]int64{2, 3}, fb.DTypeFLOAT, false, false, []int64{2, 2, 3, 3, 1, 8192, 1, 99}},
 		{[]int64{2, 3, 4}, fb.DTypeDOUBLE, false, false, []int64{3, 2, 3, 4, 12, 4, 1, 16384, 1, 99}},
-		{[]int64{}, fb.DTypeINT32, false, false, []int64{0, 131072, 1, 99}},
-		{[]int64{}, fb.DTypeINT32, false, true, []int64{0, 0, 0, 131072, 1, 99}},
-		{[]int64{}, fb.DTypeINT32, true, false, []int64{0, 131080, 0, 99}},
+		// libnd4j's createScalarShapeInfo: [0, 0, 1, extra, 1, 'c'].
+		{[]int64{}, fb.DTypeINT32, false, false, []int64{0, 0, 1, 131072, 1, 99}},
+		{[]int64{}, fb.DTypeINT32, false, true, []int64{0, 131072, 1, 99}},
+		{[]int64{}, fb.DTypeINT32, true, false, []int64{0, 0, 1, 131080, 0, 99}},
+		{[]int64{}, fb.DTypeINT32, true, true, []int64{0, 131080, 0, 99}},
 		{[]int64{2, 0}, fb.DTypeINT64, false, false, []int64{2, 2, 0, 0, 0, 262144 | 8, 0, 99}},
 		{[]int64{5}, fb.DTypeUINT8, false, false, []int64{1, 5, 1, arrayUnsigned | arrayChar, 1, 99}},
 		{[]int64{1}, fb.DTypeBOOL, false, false, []int64{1, 1, 1, 524288, 1, 99}},
 		{[]int64{1}, fb.DTypeUTF8, false, false, []int64{1, 1, 1, 1048576, 1, 99}},
 	}
 	for _, c := range cases {
-		got, err := cShapeInfo(c.shape, c.dt, c.empty, c.long)
+		got, err := cShapeInfo(c.shape, c.dt, c.empty, c.old)
 		if err != nil {
 			t.Errorf("%v %v: %v", c.shape, c.dt, err)
 			continue

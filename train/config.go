@@ -3,6 +3,7 @@ package train
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sdgo/sdgo/graph"
@@ -11,7 +12,12 @@ import (
 // Config says how to train a graph: the updater, the regularization, which
 // placeholders take a batch's features and labels, which variables are the
 // loss and which are trained. It reads and writes SameDiff's TrainingConfig
-// JSON, which graph files carry.
+// JSON, which graph files carry, with ND4J's updater, schedule and
+// regularization classes: AdamW as ND4J's Adam plus a WeightDecay
+// regularization scaled by the learning rate (which trains alike, and reads
+// back as that pair). Classic momentum (Momentum without Nesterov) has no
+// ND4J class; it is written under an sdgo class that sdgo reads back and
+// that a Java-compatible save (serialize.SaveOptions.Java) refuses.
 type Config struct {
 	Updater        Updater
 	Regularization []Regularization
@@ -101,7 +107,16 @@ func (c *Config) MarshalJSON() ([]byte, error) {
 		j.Updater = u
 	}
 	j.Regularization = []map[string]any{}
-	for _, r := range c.Regularization {
+	regs := c.Regularization
+	if a, ok := c.Updater.(*Adam); ok && a.WeightDecay > 0 {
+		// ND4J has no AdamW: its Adam with a WeightDecay regularization
+		// scaled by the learning rate takes lr·wd·p off each parameter
+		// apart from the gradient, as AdamW does. Appended last, its
+		// term joins the other decays' sum in an order that gives the
+		// same bits as AdamW's (x+y is y+x in floating point).
+		regs = append(slices.Clip(regs), &WeightDecay{Coeff: Fixed(a.WeightDecay), ApplyLR: true})
+	}
+	for _, r := range regs {
 		switch r := r.(type) {
 		case *L2:
 			j.Regularization = append(j.Regularization, map[string]any{"@class": nd4jReg + "L2Regularization", "l2": scheduleJSON(r.Coeff)})
@@ -142,11 +157,8 @@ func updaterJSON(u Updater) (map[string]any, error) {
 		m["momentum"] = u.Momentum
 		m["momentumISchedule"] = nil
 	case *Adam:
+		// AdamW's decay is written by MarshalJSON as a regularization.
 		m["@class"] = nd4jConfig + "Adam"
-		if u.WeightDecay > 0 {
-			m["@class"] = nd4jConfig + "AdamW"
-			m["weightDecay"] = u.WeightDecay
-		}
 		learningRate(m, u.LR)
 		m["beta1"], m["beta2"], m["epsilon"] = u.Beta1, u.Beta2, u.Epsilon
 	default:

@@ -14,7 +14,8 @@ import (
 // Inverse, Map, Poly, Sigmoid, Cycle, Ramp, CosineWarmup) under ND4J's
 // class and field names. A schedule of another type is saved as its Go type's name
 // only: ConfigOf then fails, naming it and giving the counters, and the
-// configuration has to be made again with that schedule to resume.
+// configuration has to be made again with that schedule to resume; a
+// Java-compatible save (serialize.SaveOptions.Java) refuses it.
 type Schedule interface {
 	Value(iteration, epoch int) float64
 }

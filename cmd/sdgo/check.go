@@ -16,9 +16,9 @@ Java class its loader would instantiate for each node (by libnd4j hash, by
 name, or by legacy op type and number, as FlatBuffersMapper.fromFlatNode
 does), and a BLOCKER where it finds no class, finds the class of another op,
 or would drop the op's axes. Warnings are nodes Java loads that are worth a
-look. The exit status is 1 when there is a blocker, 0 otherwise (2 for a
-file that cannot be read), so a CI pipeline can refuse a model that would
-not move to Java.
+look. The exit status is 1 when there is a blocker, 0 otherwise (3 for a
+file that cannot be read or is not a graph file, as for every command), so
+a CI pipeline can refuse a model that would not move to Java.
 
 flags:`
 
@@ -40,7 +40,7 @@ func checkCmd(args []string, stdout, stderr io.Writer) int {
 	found, err := serialize.CheckJavaFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "sdgo check: %v\n", err)
-		return 2
+		return exitFor(err, exitBadFile)
 	}
 	var warnings, blockers int
 	for _, f := range found {

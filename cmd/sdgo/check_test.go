@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,12 +45,20 @@ func TestCheck(t *testing.T) {
 		t.Errorf("view write: exit %d, output:\n%s", code, out)
 	}
 
-	// Usage and unreadable files: exit 2.
+	// Usage: exit 2. A file that does not read or is no graph file: exit
+	// 3, as for every command (what `sdgo info` gives for it too).
 	if code, _, _ := sdgo(t, "check"); code != 2 {
 		t.Errorf("no file: exit %d", code)
 	}
-	if code, _, errs := sdgo(t, "check", filepath.Join(t.TempDir(), "none.fb")); code != 2 || !strings.Contains(errs, "none.fb") {
-		t.Errorf("missing file: exit %d, %q", code, errs)
+	junk := filepath.Join(t.TempDir(), "junk.fb")
+	if err := os.WriteFile(junk, []byte("not a graph file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(t.TempDir(), "none.fb"), t.TempDir(), junk} {
+		code, _, errs := sdgo(t, "check", p)
+		if info, _, _ := sdgo(t, "info", p); code != 3 || info != 3 || !strings.Contains(errs, filepath.Base(p)) {
+			t.Errorf("%s: exit %d (info: %d), %q", p, code, info, errs)
+		}
 	}
 	if code, _, _ := sdgo(t, "check", "-h"); code != 0 {
 		t.Errorf("-h: exit %d", code)
