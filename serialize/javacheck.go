@@ -152,12 +152,14 @@ func CheckJava(data []byte) ([]Finding, error) {
 
 // nd4jConfigClasses are the updater, schedule and regularization classes
 // ND4J has (OPS.md §8), the "@class" values Jackson can read in a training
-// configuration.
+// configuration. RampSchedule is not among them: ND4J has the class, but
+// neither a constructor Jackson can call (no @JsonProperty, no default
+// constructor) nor getters, so a configuration holding one does not parse.
 var nd4jConfigClasses = func() map[string]bool {
 	m := map[string]bool{}
 	for pkg, names := range map[string]string{
 		"org.nd4j.linalg.learning.config.":         "Sgd Adam AdaMax Nadam AMSGrad AdaBelief AdaGrad AdaDelta RmsProp Nesterovs NoOp",
-		"org.nd4j.linalg.schedule.":                "FixedSchedule ExponentialSchedule InverseSchedule PolySchedule SigmoidSchedule StepSchedule MapSchedule RampSchedule CycleSchedule CosineWarmupSchedule",
+		"org.nd4j.linalg.schedule.":                "FixedSchedule ExponentialSchedule InverseSchedule PolySchedule SigmoidSchedule StepSchedule MapSchedule CycleSchedule CosineWarmupSchedule",
 		"org.nd4j.linalg.learning.regularization.": "L1Regularization L2Regularization WeightDecay",
 	} {
 		for _, n := range strings.Fields(names) {
@@ -209,6 +211,9 @@ func configClassMessage(c string, m map[string]any) string {
 			"its Nesterovs steps otherwise; train with Nesterov momentum to move the configuration to Java", m["momentum"])
 	case "sdgo.Schedule":
 		return fmt.Sprintf("the training configuration has a schedule of Go type %v, which is none of ND4J's ISchedule classes", m["type"])
+	case "org.nd4j.linalg.schedule.RampSchedule":
+		return fmt.Sprintf("the training configuration has a Ramp schedule (numIter %v): ND4J's RampSchedule has no constructor Jackson can call, so Java cannot parse it; "+
+			"warm up with CosineWarmup or a Map schedule to move the configuration to Java", m["numIter"])
 	}
 	return fmt.Sprintf("the training configuration names class %q, which ND4J does not have: Jackson cannot parse it", c)
 }

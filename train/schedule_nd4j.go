@@ -155,7 +155,9 @@ func (s Cycle) validate() error {
 
 // Ramp is a linear warm-up (ND4J's RampSchedule): Base's value times
 // (t+1)/NumIter over the first NumIter-1 iterations, Base's value from
-// then on. It counts iterations (ND4J's has no epoch setting).
+// then on. It counts iterations (ND4J's has no epoch setting). A
+// configuration holding one does not move to Java: ND4J's class has no
+// constructor its JSON reader can call, so a save for Java refuses it.
 type Ramp struct {
 	Base    Schedule
 	NumIter int
