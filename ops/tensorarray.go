@@ -57,6 +57,7 @@ type tensorArray struct {
 	dtype    ndarray.DType
 	elems    []*ndarray.Array
 	writes   []int // how many times each element was stored (kept after close, for gradients)
+	closed   []int // the elements' lengths along axis 0 when closed (rows)
 	fixed    bool  // cannot grow beyond its size
 	closedBy string
 }
@@ -166,6 +167,23 @@ func (ta *tensorArray) checkShape(op string, i int, shape []int, trailing bool) 
 		return nil
 	}
 	return nil
+}
+
+// rows are the elements' lengths along axis 0 (-1 for a scalar or an
+// element never written), which a concat's gradient splits by: kept when
+// the array is closed, as its gradient runs after the forward pass.
+func (ta *tensorArray) rows() []int {
+	if ta.elems == nil && ta.closedBy != "" {
+		return ta.closed
+	}
+	n := make([]int, len(ta.elems))
+	for i, e := range ta.elems {
+		n[i] = -1
+		if e != nil && e.Rank() > 0 {
+			n[i] = e.Shape()[0]
+		}
+	}
+	return n
 }
 
 // get returns element i, as stored: what an op outputs must be a copy (the
@@ -565,6 +583,7 @@ var (
 				return nil, err
 			}
 			ta.closedBy = c.nodeName("tensorarrayclosev3")
+			ta.closed = ta.rows()
 			ta.elems = nil
 			return []*ndarray.Array{ndarray.Scalar(true)}, nil
 		}, nil))
@@ -805,14 +824,11 @@ var (
 					lengths[k] = 1
 				}
 			} else {
-				if ta.elems == nil && ta.closedBy != "" {
-					return nil, fmt.Errorf("%s: the lengths of the elements of %v are gone: it was closed by %q", op, ta, ta.closedBy)
-				}
-				for i, e := range ta.elems {
-					if e == nil || e.Rank() == 0 {
+				for i, n := range ta.rows() {
+					if n < 0 {
 						return nil, fmt.Errorf("%s: element %d of %v has no axis 0 length", op, i, ta)
 					}
-					idx, lengths = append(idx, i), append(lengths, e.Shape()[0])
+					idx, lengths = append(idx, i), append(lengths, n)
 				}
 			}
 			pieces, err := taRows(op, v, lengths)

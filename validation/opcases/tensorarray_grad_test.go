@@ -41,3 +41,34 @@ func TestTensorArrayGradientErrors(t *testing.T) {
 		t.Errorf("layout 7: error %v; want one naming int arg 0", err)
 	}
 }
+
+// A concat's gradient splits by the elements' lengths, which it still
+// finds when the array was closed before the gradient runs: split rows
+// [1, 2] of m, concatenated and weighted by w, give m the gradient w
+// whether the close runs before the gradient or after it.
+func TestTensorArrayConcatGradientAfterClose(t *testing.T) {
+	g := graph.New()
+	m := g.Placeholder("m", ndarray.Float64, 3, 2)
+	outs, err := g.Op("tensorarrayv3", ops.TensorArrayArgs(ndarray.Float64, true), g.Const("", ndarray.Scalar(int32(0))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, flow := outs[0], outs[1]
+	flow = g.Apply("tensorarraysplitv3", ops.Args{}, h, m, g.Const("", i64([]int{2}, 1, 2)), flow)
+	joined := g.Apply("tensorarrayconcatv3", ops.Args{D: []ndarray.DType{ndarray.Float64}}, h, flow)
+	// The close takes a value of the concat as its flow, to run after it
+	// (a flow input may be any value).
+	closed := g.Apply("tensorarrayclosev3", ops.Args{}, h, joined.Sum())
+	w := f64([]int{3, 2}, 1, -2, 3, 0.5, -1, 4)
+	grads, err := autodiff.Grad(joined.Mul(g.Const("w", w)).Sum(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := exec.Output(g, map[string]*ndarray.Array{"m": f64([]int{3, 2}, 1, 2, 3, 4, 5, 6)}, closed.Name(), grads[0].Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res[grads[0].Name()]; !ndarray.Equal(got, w) {
+		t.Errorf("gradient %v, want %v", got.Float64s(), w.Float64s())
+	}
+}
