@@ -59,6 +59,8 @@ var benches = []struct {
 	{"chain50", func(o options) ([]result, error) { return chainBench(o.rounds, o.steps*50) }},
 	{"views", func(o options) ([]result, error) { return viewsBench(o.rounds, o.steps) }},
 	{"parallel", func(o options) ([]result, error) { return parallelBench(o.rounds, o.steps) }},
+	{"lstm", lstmBench},
+	{"transformer", transformerBench},
 }
 
 // bench returns the model named name, or nil.

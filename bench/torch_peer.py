@@ -44,7 +44,70 @@ def mlp(arrays, dtype):
     return step
 
 
-MODELS = {'mlp': mlp}
+def adam_ce_step(params, forward, y):
+    """A training step of softmax cross-entropy over forward()'s logits
+    with Adam(1e-3), as sdgo's trainer takes it."""
+    opt = torch.optim.Adam(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        loss = -(torch.log_softmax(forward(), dim=1) * y).sum(dim=1).mean()
+        loss.backward()
+        opt.step()
+        return loss.item()
+    return step
+
+
+def lstm(arrays, dtype):
+    """nn.LSTM (batch first) from sdgo's lstmLayer weights wx [in, 4H],
+    wr [H, 4H] and b [4H] (gates i, f, g, o in both), the last output
+    through wo, bo. torch's second bias stays at zero, untrained."""
+    t = {k: torch.from_numpy(v).to(dtype) for k, v in arrays.items()}
+    n_in, hidden = t['wx'].shape[0], t['wr'].shape[0]
+    m = torch.nn.LSTM(n_in, hidden, batch_first=True).to(dtype)
+    with torch.no_grad():
+        m.weight_ih_l0.copy_(t['wx'].T)
+        m.weight_hh_l0.copy_(t['wr'].T)
+        m.bias_ih_l0.copy_(t['b'])
+        m.bias_hh_l0.zero_()
+    m.bias_hh_l0.requires_grad_(False)
+    wo, bo = t['wo'].requires_grad_(), t['bo'].requires_grad_()
+
+    def forward():
+        _, (h, _) = m(t['x'])
+        return torch.addmm(bo, h[-1], wo)
+    return adam_ce_step([m.weight_ih_l0, m.weight_hh_l0, m.bias_ih_l0, wo, bo], forward, t['y'])
+
+
+def transformer(arrays, dtype):
+    """nn.TransformerEncoderLayer (post-norm, ReLU, no dropout) from sdgo's
+    q, k, v, o, ff1, ff2 weights [in, out] and layer norms ln1, ln2; the
+    tokens' mean through out_w, out_b. sdgo's layer_norm has no epsilon,
+    so torch's is made negligible."""
+    t = {k: torch.from_numpy(v).to(dtype) for k, v in arrays.items()}
+    width, hidden = t['q_w'].shape[0], t['ff1_w'].shape[1]
+    m = torch.nn.TransformerEncoderLayer(width, 4, hidden, dropout=0.0, batch_first=True, layer_norm_eps=1e-12).to(dtype)
+    with torch.no_grad():
+        m.self_attn.in_proj_weight.copy_(torch.cat([t['q_w'].T, t['k_w'].T, t['v_w'].T]))
+        m.self_attn.in_proj_bias.copy_(torch.cat([t['q_b'], t['k_b'], t['v_b']]))
+        m.self_attn.out_proj.weight.copy_(t['o_w'].T)
+        m.self_attn.out_proj.bias.copy_(t['o_b'])
+        m.linear1.weight.copy_(t['ff1_w'].T)
+        m.linear1.bias.copy_(t['ff1_b'])
+        m.linear2.weight.copy_(t['ff2_w'].T)
+        m.linear2.bias.copy_(t['ff2_b'])
+        for ln, name in ((m.norm1, 'ln1'), (m.norm2, 'ln2')):
+            ln.weight.copy_(t[name + '_g'])
+            ln.bias.copy_(t[name + '_b'])
+    m.train()
+    w, b = t['out_w'].requires_grad_(), t['out_b'].requires_grad_()
+
+    def forward():
+        return torch.addmm(b, m(t['x']).mean(dim=1), w)
+    return adam_ce_step(list(m.parameters()) + [w, b], forward, t['y'])
+
+
+MODELS = {'mlp': mlp, 'lstm': lstm, 'transformer': transformer}
 
 
 def main():

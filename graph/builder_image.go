@@ -90,18 +90,33 @@ func (m Image) ResizeBicubic(x *Variable, h, w int, cfg ResizeConfig) *Variable 
 // ResizeMethod is image_resize's method (libnd4j's numbering).
 type ResizeMethod int
 
-// The methods sdgo runs.
+// The methods, libnd4j's ImageResizeMethods.
 const (
 	ResizeBilinear ResizeMethod = 0
 	ResizeNearest  ResizeMethod = 1
 	ResizeBicubic  ResizeMethod = 2
+	// ResizeArea averages the source pixels each output pixel covers,
+	// weighted by overlap (always antialiased).
+	ResizeArea ResizeMethod = 3
+	// ResizeGaussian, ResizeLanczos3, ResizeLanczos5 and ResizeMitchellCubic
+	// resample with TensorFlow's kernels of those names (scale_and_translate).
+	ResizeGaussian      ResizeMethod = 4
+	ResizeLanczos3      ResizeMethod = 5
+	ResizeLanczos5      ResizeMethod = 6
+	ResizeMitchellCubic ResizeMethod = 7
 )
 
 // ImageResizeConfig is ImageResize's configuration. The zero value is a
 // bilinear resize with half pixel centres.
 type ImageResizeConfig struct {
-	// Method: bilinear (default), nearest or bicubic.
+	// Method: bilinear (default) or another of the ResizeMethod constants.
 	Method ResizeMethod
+	// Antialias widens the kernel by the shrinking factor when shrinking,
+	// so that it filters out what the smaller image cannot hold; for
+	// bilinear, bicubic, Gaussian, Lanczos and Mitchell (nearest and area
+	// ignore it). Bilinear and bicubic then ignore Asymmetric and
+	// IncludeOutside, as in libnd4j. Default false.
+	Antialias bool
 	// Asymmetric samples at i·in/out instead of at pixel centres; for
 	// nearest and bicubic only. Default false.
 	Asymmetric bool
@@ -134,7 +149,7 @@ func (m Image) ImageResize(x *Variable, h, w int, cfg ImageResizeConfig) *Variab
 		coef = -0.5
 	}
 	return m.g.Apply("image_resize", ops.Args{I: []int64{int64(cfg.Method), coord, int64(cfg.NearestMode)},
-		B: []bool{cfg.PreserveAspectRatio, false, !cfg.IncludeOutside}, F: []float64{coef}}, x, sizeConst(m.g, h, w))
+		B: []bool{cfg.PreserveAspectRatio, cfg.Antialias, !cfg.IncludeOutside}, F: []float64{coef}}, x, sizeConst(m.g, h, w))
 }
 
 // CropConfig is CropAndResize's configuration.

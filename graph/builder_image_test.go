@@ -28,6 +28,8 @@ func TestImageBuilders(t *testing.T) {
 		{im.ResizeBicubic(x, 6, 8, graph.ResizeConfig{AlignCorners: true}), []int{2, 6, 8, 3}},
 		{im.ImageResize(x, 3, 3, graph.ImageResizeConfig{Method: graph.ResizeBicubic}), []int{2, 3, 3, 3}},
 		{im.ImageResize(x, 10, 1, graph.ImageResizeConfig{Method: graph.ResizeNearest, PreserveAspectRatio: true}), []int{2, 10, 8, 3}},
+		{im.ImageResize(x, 2, 3, graph.ImageResizeConfig{Method: graph.ResizeLanczos3, Antialias: true}), []int{2, 2, 3, 3}},
+		{im.ImageResize(x, 2, 3, graph.ImageResizeConfig{Method: graph.ResizeArea}), []int{2, 2, 3, 3}},
 		{im.CropAndResize(x, g.Placeholder("b", ndarray.Float32, 4, 4), g.Placeholder("i", ndarray.Int32, 4), 2, 3, graph.CropConfig{}), []int{4, 2, 3, 3}},
 		{im.RandomCrop(x, []int{1, 2, 2, 3}, 5), []int{1, 2, 2, 3}},
 	} {

@@ -204,3 +204,19 @@ func (r RNN) SRU(x, c0 *Variable, w SRUWeights, cfg SRUConfig) (h, c *Variable) 
 	}
 	return r.g.twoOutputs("sru", ops.Args{}, in...)
 }
+
+// SRUBidirectional runs libnd4j's bidirectional SRU (op sru_bi) over x
+// [time, batch, 2K] (time first, unlike SRU) from c0 [batch, 2K], with
+// w.W [2K, 6K] and w.B [4K] (forget, then reset biases), and returns every
+// step's h and c, both [time, batch, 2K]. Features 0..K-1 run forwards in
+// time, K..2K-1 backwards. The gates of feature d are columns 3d (the
+// candidate), 3d+1 (forget) and 3d+2 (reset) of x·W. cfg.Mask [batch, 2K]
+// multiplies x and, as in libnd4j, tanh(c) in h. Its gradient is one op,
+// sru_bi_bp.
+func (r RNN) SRUBidirectional(x, c0 *Variable, w SRUWeights, cfg SRUConfig) (h, c *Variable) {
+	in := []*Variable{x, w.W, w.B, c0}
+	if cfg.Mask != nil {
+		in = append(in, cfg.Mask)
+	}
+	return r.g.twoOutputs("sru_bi", ops.Args{}, in...)
+}

@@ -502,6 +502,11 @@ const (
 	resizeMethodBilinear = 0
 	resizeMethodNearest  = 1
 	resizeMethodBicubic  = 2
+	resizeMethodArea     = 3
+	resizeMethodGaussian = 4
+	resizeMethodLanczos3 = 5
+	resizeMethodLanczos5 = 6
+	resizeMethodMitchell = 7
 
 	nearestFloor     = 0
 	nearestRoundDown = 1 // round half down
@@ -513,34 +518,30 @@ const (
 // coordinate mode, nearest mode; bool args preserve aspect ratio,
 // antialias, exclude outside; float arg the cubic coefficient.
 type imageResizeConfig struct {
-	method, coord, nearest int
-	aspect, exclude        bool
-	coef                   float64
+	method, coord, nearest     int
+	aspect, antialias, exclude bool
+	coef                       float64
 }
 
 func imageResizeArgs(a *Args) (imageResizeConfig, error) {
 	const name = "image_resize"
 	r := imageResizeConfig{method: int(a.Int(0, resizeMethodBilinear)), nearest: int(a.Int(2, nearestFloor)),
-		aspect: a.Bool(0, false), exclude: a.Bool(2, true), coef: a.Float(0, -0.5)}
+		aspect: a.Bool(0, false), antialias: a.Bool(1, false), exclude: a.Bool(2, true), coef: a.Float(0, -0.5)}
 	r.coord = coordHalfPixel
 	if r.method == resizeMethodNearest {
 		r.coord = coordHalfPixelNN
 	}
 	r.coord = int(a.Int(1, int64(r.coord)))
 	switch {
-	case r.method < 0 || r.method > 7:
+	case r.method < resizeMethodBilinear || r.method > resizeMethodMitchell:
 		return r, fmt.Errorf("%s: resize method %d (int arg 0) is not one of libnd4j's 0 to 7", name, r.method)
-	case r.method > resizeMethodBicubic:
-		return r, fmt.Errorf("%s: resize method %d (int arg 0: area, gaussian, lanczos or mitchell cubic) is not supported by sdgo; use 0 bilinear, 1 nearest or 2 bicubic", name, r.method)
 	case r.coord < coordAsymmetric || r.coord > coordHalfPixelNN:
 		return r, fmt.Errorf("%s: coordinate mode %d (int arg 1) is not 0 asymmetric, 1 half pixel or 2 half pixel for nearest", name, r.coord)
 	case r.nearest < nearestFloor || r.nearest > nearestCeil:
 		return r, fmt.Errorf("%s: nearest mode %d (int arg 2) is not between 0 floor and 3 ceil", name, r.nearest)
-	case a.Bool(1, false) && r.method != resizeMethodNearest:
-		return r, fmt.Errorf("%s: antialiasing (bool arg 1) is not supported by sdgo", name)
-	case r.method == resizeMethodBilinear && (r.coord != coordHalfPixel || !r.exclude):
+	case r.method == resizeMethodBilinear && !r.antialias && (r.coord != coordHalfPixel || !r.exclude):
 		return r, fmt.Errorf("%s: bilinear resizing supports only half pixel coordinates (int arg 1 = 1) with exclude outside (bool arg 2) set", name)
-	case r.method == resizeMethodBicubic && r.coord == coordHalfPixelNN:
+	case r.method == resizeMethodBicubic && !r.antialias && r.coord == coordHalfPixelNN:
 		return r, fmt.Errorf("%s: bicubic resizing takes coordinate mode 0 or 1, not 2", name)
 	}
 	return r, nil
@@ -556,16 +557,20 @@ func imageResizeSize(r imageResizeConfig, hw []int, h, w int) []int {
 }
 
 // image_resize: image and new size [height, width] (input 1); int args
-// method (0 bilinear, 1 nearest, 2 bicubic; libnd4j's 3 to 7 are errors),
+// method (libnd4j's ImageResizeMethods: 0 bilinear, 1 nearest, 2 bicubic,
+// 3 area, 4 Gaussian, 5 Lanczos3, 6 Lanczos5, 7 Mitchell cubic),
 // coordinate mode (0 asymmetric, 1 half pixel, 2 half pixel for nearest;
 // default 1, 2 for nearest), nearest mode (0 floor, 1 round half down, 2
 // round half up, 3 ceil); bool args preserve aspect ratio (the width
-// becomes ceil(height·w/h)), antialias (unsupported but for nearest, where
-// it does nothing), exclude outside (default true); float arg the bicubic
-// coefficient (default -0.5).
+// becomes ceil(height·w/h)), antialias (widens the kernel when shrinking,
+// for bilinear, bicubic and methods 4 to 7; nearest and area ignore it),
+// exclude outside (default true); float arg the bicubic coefficient
+// (default -0.5). As in libnd4j, antialiased bilinear and bicubic and
+// methods 4 to 7 resample with TensorFlow's scale_and_translate kernels
+// (ops/image_resample.go) and ignore the coordinate mode.
 var imageResizeOp = Register(&Def{
 	Name: "image_resize", Type: Custom, MinIn: 2, MaxIn: 2, Flags: NoInference,
-	Doc: "resize of [n,h,w,c] images to size [height, width] (input 1) by int arg 0's method: 0 bilinear, 1 nearest, 2 bicubic",
+	Doc: "resize of [n,h,w,c] images to size [height, width] (input 1) by int arg 0's method: 0 bilinear, 1 nearest, 2 bicubic, 3 area, 4 Gaussian, 5 Lanczos3, 6 Lanczos5, 7 Mitchell cubic; bool arg 1 antialias",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
 		const name = "image_resize"
 		r, err := imageResizeArgs(a)
@@ -630,14 +635,23 @@ var imageResizeOp = Register(&Def{
 			sized[0] = x32
 		}
 		return resizeRun(c, name, sized, a, false, func(x, out *ndarray.Array, n, h, w, ch int, hw []int) error {
-			if r.method == resizeMethodBilinear {
+			var rows, cols []span
+			switch {
+			case r.method == resizeMethodArea:
+				rows, cols = areaSpans(hw[0], h), areaSpans(hw[1], w)
+			case r.antialias || r.method > resizeMethodArea:
+				k := resampleKernelFor(r.method, r.coef)
+				rows, cols = kernelSpans(k, hw[0], h, r.antialias), kernelSpans(k, hw[1], w, r.antialias)
+			case r.method == resizeMethodBilinear:
 				ty, tx := linearTaps(h, hw[0], false, true), linearTaps(w, hw[1], false, true)
 				return withPacked(x, func(s []float32) { bilinear(s, flat[float32](out), n, h, w, ch, ty, tx) })
+			default:
+				table := cubicCoeffs(r.coef)
+				ty := cubicTaps(h, hw[0], resizeScale(h, hw[0], false), r.coord, table, r.exclude)
+				tx := cubicTaps(w, hw[1], resizeScale(w, hw[1], false), r.coord, table, r.exclude)
+				return bicubicFill(x, out, n, h, w, ch, ty, tx)
 			}
-			table := cubicCoeffs(r.coef)
-			ty := cubicTaps(h, hw[0], resizeScale(h, hw[0], false), r.coord, table, r.exclude)
-			tx := cubicTaps(w, hw[1], resizeScale(w, hw[1], false), r.coord, table, r.exclude)
-			return bicubicFill(x, out, n, h, w, ch, ty, tx)
+			return withPacked(x, func(s []float32) { resample(s, flat[float32](out), n, h, w, ch, rows, cols) })
 		})
 	},
 })

@@ -244,42 +244,21 @@ var sruCellBpOp = Register(&Def{
 // [batch, K] and the optional mask [batch, K] as far as they are known,
 // and returns batch, K and time (-1 where unknown).
 func sruDims(name string, in []Info) (bS, k, sL int, err error) {
-	for i, v := range in {
-		if err := needFloat(name, v); err != nil {
-			return 0, 0, 0, err
-		}
-		if v.DType != in[0].DType {
-			return 0, 0, 0, fmt.Errorf("%s: input %d is %v, x %v; they must have one dtype", name, i, v.DType, in[0].DType)
-		}
-	}
-	if in[0].UnknownRank {
-		return -1, -1, -1, nil
+	if err := sruFloats(name, in); err != nil || in[0].UnknownRank {
+		return -1, -1, -1, err
 	}
 	x := in[0].Shape
 	if len(x) != 3 {
 		return 0, 0, 0, fmt.Errorf("%s: x has shape %v; want [batch, inSize, time]", name, x)
 	}
 	bS, k, sL = x[0], x[1], x[2]
-	fit := func(a, b int) bool { return a < 0 || b < 0 || a == b }
 	mul := func(m int) int {
 		if k < 0 {
 			return -1
 		}
 		return m * k
 	}
-	check := func(what string, v Info, want ...int) error {
-		if v.UnknownRank {
-			return nil
-		}
-		ok := len(v.Shape) == len(want)
-		for i := 0; ok && i < len(want); i++ {
-			ok = fit(v.Shape[i], want[i])
-		}
-		if !ok {
-			return fmt.Errorf("%s: %s has shape %v; want %v (x %v: batch, inSize, time)", name, what, v.Shape, want, x)
-		}
-		return nil
-	}
+	check := sruShapeCheck(name, x, "batch, inSize, time")
 	errs := []error{
 		check("w (weights)", in[1], mul(3), k),
 		check("b (forget and reset biases)", in[2], mul(2)),
@@ -299,12 +278,42 @@ func sruDims(name string, in []Info) (bS, k, sL int, err error) {
 	return bS, k, sL, nil
 }
 
-func sruArrays(name string, in []*ndarray.Array) (bS, k, sL int, err error) {
-	info := make([]Info, len(in))
-	for i, a := range in {
-		info[i] = Info{DType: a.DType(), Shape: a.Shape()}
+// sruFloats checks that the inputs are float32 or float64, all of one
+// dtype.
+func sruFloats(name string, in []Info) error {
+	for i, v := range in {
+		if err := needFloat(name, v); err != nil {
+			return err
+		}
+		if v.DType != in[0].DType {
+			return fmt.Errorf("%s: input %d is %v, x %v; they must have one dtype", name, i, v.DType, in[0].DType)
+		}
 	}
-	return sruDims(name, info)
+	return nil
+}
+
+// sruShapeCheck returns a check of an input's shape against the sizes
+// want (-1 matches any), its error naming the input and x's shape x,
+// whose axes layout names. A [1, n] row passes for a vector [n], as
+// libnd4j's biases may come.
+func sruShapeCheck(name string, x []int, layout string) func(what string, v Info, want ...int) error {
+	return func(what string, v Info, want ...int) error {
+		s := v.Shape
+		if v.UnknownRank {
+			return nil
+		}
+		if len(want) == 1 && len(s) == 2 && s[0] == 1 {
+			s = s[1:]
+		}
+		ok := len(s) == len(want)
+		for i := 0; ok && i < len(want); i++ {
+			ok = s[i] < 0 || want[i] < 0 || s[i] == want[i]
+		}
+		if !ok {
+			return fmt.Errorf("%s: %s has shape %v; want %v (x %v: %s)", name, what, v.Shape, want, x, layout)
+		}
+		return nil
+	}
 }
 
 // sruPrep returns sru's input time-major [time, batch, K] with the mask
@@ -392,36 +401,18 @@ func sruForwardRun[T float32 | float64](c *Ctx, in []*ndarray.Array, bS, k, sL i
 // z = x_t·wᵀ, f = σ(z_f + b_f), r = σ(z_r + b_r),
 // c_t = f∘c_{t-1} + (1 - f)∘z_c, h_t = r∘tanh(c_t) + (1 - r)∘x_t. Outputs
 // h and c of every step, [batch, K, time].
-var sruOp = Register(&Def{
-	Name: "sru", Type: Custom, MinIn: 4, MaxIn: 5,
-	Doc: "simple recurrent unit over a sequence: h and c [batch, K, time] for x, w [3K, K], b [2K], c0 and an optional mask",
-	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		bS, k, sL, err := sruDims("sru", in)
-		if err != nil {
-			return nil, err
-		}
-		if in[0].UnknownRank {
-			return infos(Info{DType: in[0].DType, UnknownRank: true}, Info{DType: in[0].DType, UnknownRank: true}), nil
-		}
-		o := Info{DType: in[0].DType, Shape: []int{bS, k, sL}}
-		return infos(o, o), nil
+var sruOp = Register(sruSequenceDef("sru", "sru_bp",
+	"simple recurrent unit over a sequence: h and c [batch, K, time] for x, w [3K, K], b [2K], c0 and an optional mask",
+	func(name string, in []Info) ([]int, error) {
+		bS, k, sL, err := sruDims(name, in)
+		return []int{bS, k, sL}, err
 	},
-	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
-		bS, k, sL, err := sruArrays("sru", in)
-		if err != nil {
-			return nil, err
-		}
+	func(c *Ctx, in []*ndarray.Array, seq []int) ([]*ndarray.Array, error) {
 		if in[0].DType() == ndarray.Float32 {
-			return sruForwardRun[float32](c, in, bS, k, sL)
+			return sruForwardRun[float32](c, in, seq[0], seq[1], seq[2])
 		}
-		return sruForwardRun[float64](c, in, bS, k, sL)
-	},
-	Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
-		g := outGrads(b, n, d, 2)
-		in := append(append([]Value(nil), n.In[:4]...), n.Out[1], g[1], g[0])
-		return b.Op("sru_bp", Args{}, append(in, n.In[4:]...)...)
-	},
-})
+		return sruForwardRun[float64](c, in, seq[0], seq[1], seq[2])
+	}))
 
 // sruBackward is backpropagation through time with sruCell_bp's step,
 // from the last step to the first.
@@ -538,50 +529,102 @@ func sruBackward[T float32 | float64](ctx *Ctx, in []*ndarray.Array, bS, k, sL i
 // returns w's gradient per example [batch, 3K, K] and b's as [1, 2K]; no
 // SameDiff file names sru_bp (Java has no class for it), so sdgo returns
 // the gradients in the inputs' shapes.
-var sruBpOp = Register(&Def{
-	Name: "sru_bp", Type: Custom, MinIn: 7, MaxIn: 8,
-	Doc: "gradient of sru for x, w, b, c0, its states c, the gradients of c and h, and the optional mask",
-	Infer: func(in []Info, _ *Args) ([]Info, error) {
-		const name = "sru_bp"
-		fwd := append(append([]Info(nil), in[:4]...), in[7:]...)
-		bS, k, sL, err := sruDims(name, fwd)
-		if err != nil {
-			return nil, err
+var sruBpOp = Register(sruSequenceBpDef("sru_bp",
+	"gradient of sru for x, w, b, c0, its states c, the gradients of c and h, and the optional mask",
+	func(name string, in []Info) ([]int, error) {
+		bS, k, sL, err := sruDims(name, in)
+		return []int{bS, k, sL}, err
+	},
+	func(seq []int) []int { return seq[:2] },
+	func(c *Ctx, in []*ndarray.Array, seq []int) ([]*ndarray.Array, error) {
+		if in[0].DType() == ndarray.Float32 {
+			return sruBackward[float32](c, in, seq[0], seq[1], seq[2])
 		}
-		if !in[0].UnknownRank {
-			o := Info{DType: in[0].DType, Shape: []int{bS, k, sL}}
-			for _, i := range []int{4, 6} {
-				if err := sameShapeGrad(name, o, in[i]); err != nil {
-					return nil, err
-				}
-			}
-			if !in[5].UnknownRank && len(in[5].Shape) == 2 {
-				o.Shape = o.Shape[:2]
-			}
-			if err := sameShapeGrad(name, o, in[5]); err != nil {
+		return sruBackward[float64](c, in, seq[0], seq[1], seq[2])
+	}))
+
+// sruSequenceDef builds the definition of sru or sru_bi: name's inputs
+// are x, w, b, c0 and an optional mask, its outputs h and c of x's shape,
+// which dims checks the inputs against (the sizes in x's order, -1 where
+// unknown). Its gradient is the backprop op bp.
+func sruSequenceDef(name, bp, doc string, dims func(string, []Info) ([]int, error),
+	run func(c *Ctx, in []*ndarray.Array, seq []int) ([]*ndarray.Array, error)) *Def {
+	return &Def{
+		Name: name, Type: Custom, MinIn: 4, MaxIn: 5, Doc: doc,
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			seq, err := dims(name, in)
+			if err != nil {
 				return nil, err
 			}
+			o := Info{DType: in[0].DType, Shape: seq}
+			if in[0].UnknownRank {
+				o = Info{DType: in[0].DType, UnknownRank: true}
+			}
+			return infos(o, o), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			seq, err := dims(name, arrayInfos(in))
+			if err != nil {
+				return nil, err
+			}
+			return run(c, in, seq)
+		},
+		Grad: func(b GradBuilder, n GradNode, d []Value) []Value {
+			g := outGrads(b, n, d, 2)
+			in := append(append([]Value(nil), n.In[:4]...), n.Out[1], g[1], g[0])
+			return b.Op(bp, Args{}, append(in, n.In[4:]...)...)
+		},
+	}
+}
+
+// sruSequenceBpDef builds the definition of sru_bp or sru_bi_bp: inputs
+// x, w, b, c0, the states c, the gradient of c (of every state, or of the
+// last, of shape last(x's)), the gradient of h and the optional mask;
+// outputs the gradients of x, w, b, c0 and the mask.
+func sruSequenceBpDef(name, doc string, dims func(string, []Info) ([]int, error), last func([]int) []int,
+	run func(c *Ctx, in []*ndarray.Array, seq []int) ([]*ndarray.Array, error)) *Def {
+	check := func(in []Info) ([]Info, []int, error) {
+		fwd := append(append([]Info(nil), in[:4]...), in[7:]...)
+		seq, err := dims(name, fwd)
+		if err != nil || in[0].UnknownRank {
+			return fwd, seq, err
 		}
-		return sameInfos(fwd, len(fwd)), nil
-	},
-	Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
-		const name = "sru_bp"
-		fwd := append(append([]*ndarray.Array(nil), in[:4]...), in[7:]...)
-		bS, k, sL, err := sruArrays(name, fwd)
-		if err != nil {
-			return nil, err
-		}
-		seq := []int{bS, k, sL}
-		for _, i := range []int{4, 5, 6} {
-			a := in[i]
-			if a.DType() != in[0].DType() || !ndarray.SameShape(a.Shape(), seq) && (i != 5 || !ndarray.SameShape(a.Shape(), seq[:2])) {
-				what := [3]string{"the cell states", "the gradient of c", "the gradient of h"}[i-4]
-				return nil, fmt.Errorf("%s: %s is %v%v; want %v%v", name, what, a.DType(), a.Shape(), in[0].DType(), seq)
+		for i, what := range []string{"the cell states", "the gradient of c", "the gradient of h"} {
+			v := in[4+i]
+			want := Info{DType: in[0].DType, Shape: seq}
+			if i == 1 && !v.UnknownRank && len(v.Shape) == 2 {
+				want.Shape = last(seq)
+			}
+			if v.DType != want.DType || !v.UnknownRank && !want.Admits(v.Shape) {
+				return nil, nil, fmt.Errorf("%s: %s is %v%v; want %v%v", name, what, v.DType, v.Shape, in[0].DType, seq)
 			}
 		}
-		if in[0].DType() == ndarray.Float32 {
-			return sruBackward[float32](c, in, bS, k, sL)
-		}
-		return sruBackward[float64](c, in, bS, k, sL)
-	},
-})
+		return fwd, seq, nil
+	}
+	return &Def{
+		Name: name, Type: Custom, MinIn: 7, MaxIn: 8, Doc: doc,
+		Infer: func(in []Info, _ *Args) ([]Info, error) {
+			fwd, _, err := check(in)
+			if err != nil {
+				return nil, err
+			}
+			return sameInfos(fwd, len(fwd)), nil
+		},
+		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
+			_, seq, err := check(arrayInfos(in))
+			if err != nil {
+				return nil, err
+			}
+			return run(c, in, seq)
+		},
+	}
+}
+
+// arrayInfos are the arrays' dtypes and shapes.
+func arrayInfos(in []*ndarray.Array) []Info {
+	info := make([]Info, len(in))
+	for i, a := range in {
+		info[i] = Info{DType: a.DType(), Shape: a.Shape()}
+	}
+	return info
+}

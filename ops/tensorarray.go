@@ -56,7 +56,9 @@ type tensorArray struct {
 	creator  string // the node that created it
 	dtype    ndarray.DType
 	elems    []*ndarray.Array
-	fixed    bool // cannot grow beyond its size
+	writes   []int // how many times each element was stored (kept after close, for gradients)
+	closed   []int // the elements' lengths along axis 0 when closed (rows)
+	fixed    bool  // cannot grow beyond its size
 	closedBy string
 }
 
@@ -133,6 +135,10 @@ func (ta *tensorArray) put(op string, i int, v *ndarray.Array) error {
 		}
 		ta.elems = append(ta.elems, make([]*ndarray.Array, i+1-len(ta.elems))...)
 	}
+	if len(ta.writes) < len(ta.elems) {
+		ta.writes = append(ta.writes, make([]int, len(ta.elems)-len(ta.writes))...)
+	}
+	ta.writes[i]++
 	c, err := ndarray.Copy(v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", op, err)
@@ -161,6 +167,23 @@ func (ta *tensorArray) checkShape(op string, i int, shape []int, trailing bool) 
 		return nil
 	}
 	return nil
+}
+
+// rows are the elements' lengths along axis 0 (-1 for a scalar or an
+// element never written), which a concat's gradient splits by: kept when
+// the array is closed, as its gradient runs after the forward pass.
+func (ta *tensorArray) rows() []int {
+	if ta.elems == nil && ta.closedBy != "" {
+		return ta.closed
+	}
+	n := make([]int, len(ta.elems))
+	for i, e := range ta.elems {
+		n[i] = -1
+		if e != nil && e.Rank() > 0 {
+			n[i] = e.Shape()[0]
+		}
+	}
+	return n
 }
 
 // get returns element i, as stored: what an op outputs must be a copy (the
@@ -222,12 +245,13 @@ func concatNotStack(d *Def) *Def {
 	return d
 }
 
-// taDef fills in what every tensor array op shares.
+// taDef fills in what every tensor array op shares; grad is the op's
+// gradient rule (nil for the ops that neither store nor give elements).
 func taDef(name, lib string, aliases []string, minIn, maxIn int, doc string, infer func([]Info, *Args) ([]Info, error),
-	run func(*Ctx, []*ndarray.Array, *Args) ([]*ndarray.Array, error)) *Def {
+	run func(*Ctx, []*ndarray.Array, *Args) ([]*ndarray.Array, error), grad GradFunc) *Def {
 	return &Def{
 		Name: name, Aliases: append([]string{lib}, aliases...), Type: Custom, Num: Hash(lib),
-		MinIn: minIn, MaxIn: maxIn, Flags: NoInference | Stateful, Doc: doc, Infer: infer, Run: run,
+		MinIn: minIn, MaxIn: maxIn, Flags: NoInference | Stateful, Doc: doc, Infer: infer, Run: run, Grad: grad,
 	}
 }
 
@@ -266,7 +290,7 @@ var (
 			c.State()[taKey{h.Buffer()}] = &tensorArray{creator: c.nodeName("tensorarrayv3"), dtype: a.DType(0, ndarray.Invalid),
 				elems: make([]*ndarray.Array, size), fixed: !a.Bool(0, true)}
 			return []*ndarray.Array{h, flowOut()}, nil
-		}))
+		}, nil))
 
 	tensorArrayWriteOp = Register(taDef("tensorarraywritev3", "write_list", []string{"TensorArrayWriteV3"}, 3, 4,
 		"writes input 2 at the index input 1 gives into the tensor array of handle input 0, after the flow input 3; outputs the new flow",
@@ -296,7 +320,7 @@ var (
 				return nil, err
 			}
 			return []*ndarray.Array{flowOut()}, nil
-		}))
+		}, taStoreGrad(2, taOne)))
 
 	tensorArrayReadOp = Register(taDef("tensorarrayreadv3", "read_list", []string{"TensorArrayReadV3"}, 2, 3,
 		"element input 1 of the tensor array of handle input 0, after the flow input 2; dtype arg 0 its dtype",
@@ -324,7 +348,7 @@ var (
 				return nil, err
 			}
 			return one(ndarray.Copy(e))
-		}))
+		}, taGiveGrad(taOne)))
 
 	tensorArrayGatherOp = Register(taDef("tensorarraygatherv3", "gather_list", []string{"TensorArrayGatherV3"}, 2, 3,
 		"the elements of the tensor array of handle input 0 at the indices input 1 gives ([-1]: all), stacked along a new axis 0, after the flow input 2; dtype arg 0 their dtype",
@@ -348,7 +372,7 @@ var (
 				return nil, err
 			}
 			return one(ta.stack(op, idx, a))
-		}))
+		}, taGiveGrad(taStacked)))
 
 	tensorArrayStackOp = Register(taDef("tensorarraystack", "stack_list", nil, 1, 2,
 		"every element of the tensor array of handle input 0 stacked along a new axis 0, after the flow input 1; dtype arg 0 their dtype",
@@ -369,15 +393,19 @@ var (
 				idx[i] = i
 			}
 			return one(ta.stack(op, idx, a))
-		}))
+		}, taGiveGrad(taStacked)))
 
 	tensorArrayConcatOp = Register(concatNotStack(taDef("tensorarrayconcatv3", "stack_list", []string{"TensorArrayConcatV3"}, 1, 2,
-		"every element of the tensor array of handle input 0 joined along axis 0, after the flow input 1; dtype arg 0 their dtype",
+		"every element of the tensor array of handle input 0 joined along axis 0, after the flow input 1; dtype arg 0 their dtype; with bool arg 0 true, output 1 is the elements' lengths along axis 0 (int64, TensorFlow's lengths)",
 		func(in []Info, a *Args) ([]Info, error) {
 			if err := needHandle("tensorarrayconcatv3", in); err != nil {
 				return nil, err
 			}
-			return infos(Info{DType: elemDType(a), UnknownRank: true}), nil
+			out := Info{DType: elemDType(a), UnknownRank: true}
+			if a.Bool(0, false) {
+				return infos(out, Info{DType: ndarray.Int64, Shape: []int{-1}}), nil
+			}
+			return infos(out), nil
 		},
 		func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 			const op = "tensorarrayconcatv3"
@@ -402,8 +430,16 @@ var (
 				}
 				parts[i] = e
 			}
-			return one(ndarray.Concat(0, parts...))
-		})))
+			joined, err := ndarray.Concat(0, parts...)
+			if err != nil || !a.Bool(0, false) {
+				return one(joined, err)
+			}
+			lengths := make([]int64, len(parts))
+			for i, p := range parts {
+				lengths[i] = int64(p.Shape()[0])
+			}
+			return []*ndarray.Array{joined, ndarray.Must(ndarray.FromSlice(lengths, len(lengths)))}, nil
+		}, taGiveGrad(taJoined))))
 
 	tensorArrayScatterOp = Register(taDef("tensorarrayscatterv3", "scatter_list", []string{"TensorArrayScatterV3"}, 3, 4,
 		"writes slice k of input 2 (along axis 0) at index k of input 1 ([-1]: 0, 1, ...) into the tensor array of handle input 0, after the flow input 3; outputs the new flow",
@@ -434,7 +470,7 @@ var (
 				return nil, fmt.Errorf("%s: %d indices for a value of shape %v (%d slices)", op, len(idx), v.Shape(), v.Shape()[0])
 			}
 			return scatterSlices(op, ta, idx, v)
-		}))
+		}, taStoreGrad(2, taStacked)))
 
 	tensorArrayUnstackOp = Register(taDef("tensorarrayunstack", "unstack_list", nil, 2, 3,
 		"writes slice k of input 1 (along axis 0) at index k of the tensor array of handle input 0, after the flow input 2; outputs the new flow",
@@ -459,7 +495,7 @@ var (
 				idx[i] = i
 			}
 			return scatterSlices(op, ta, idx, v)
-		}))
+		}, taStoreGrad(1, taStacked)))
 
 	tensorArraySplitOp = Register(taDef("tensorarraysplitv3", "split_list", []string{"TensorArraySplitV3"}, 3, 4,
 		"splits input 1 along axis 0 into pieces of the lengths input 2 gives, stored at indices 0, 1, ... of the tensor array of handle input 0, after the flow input 3; outputs the new flow",
@@ -511,7 +547,7 @@ var (
 				}
 			}
 			return []*ndarray.Array{flowOut()}, nil
-		}))
+		}, taStoreGrad(1, taJoined)))
 
 	tensorArraySizeOp = Register(taDef("tensorarraysizev3", "size_list", []string{"TensorArraySizeV3"}, 1, 2,
 		"the number of elements of the tensor array of handle input 0, after the flow input 1 (int64, or dtype arg 0)",
@@ -531,7 +567,7 @@ var (
 				return nil, err
 			}
 			return one(ndarray.ScalarOf(a.DType(0, ndarray.Int64), float64(len(ta.elems))))
-		}))
+		}, nil))
 
 	tensorArrayCloseOp = Register(taDef("tensorarrayclosev3", "delete_list", []string{"TensorArrayCloseV3"}, 1, 2,
 		"closes the tensor array of handle input 0 after the flow input 1: later uses fail; outputs a bool scalar",
@@ -547,9 +583,10 @@ var (
 				return nil, err
 			}
 			ta.closedBy = c.nodeName("tensorarrayclosev3")
+			ta.closed = ta.rows()
 			ta.elems = nil
 			return []*ndarray.Array{ndarray.Scalar(true)}, nil
-		}))
+		}, nil))
 )
 
 // stack gathers elements idx of the array into one array along a new axis 0.
@@ -598,4 +635,350 @@ func rows(v *ndarray.Array, k, n int) (*ndarray.Array, error) {
 	l.Shape[0] = n
 	l.Offset += k * l.Strides[0]
 	return v.WithLayout(l)
+}
+
+// ---------------------------------------------------------------- gradients
+
+// Gradients through tensor arrays (TensorFlow's scheme, in sdgo's own two
+// ops). Each tensor array gets, in the run, a gradient array of the same
+// elements' gradients, created when first used. An op that gives elements
+// (read, gather, stack, concat) has the rule tensorarray_grad_add: it adds
+// its output's gradient into the gradient array's elements and returns a
+// flow, the gradient of its flow input. An op that stores elements (write,
+// scatter, unstack, split) has the rule tensorarray_grad_get: after the
+// gradient of its output flow (the sum of the flows of every later op's
+// rule, so after every addition that concerns it) it takes its stored
+// values' gradients out of the gradient array, zeros where nothing was
+// added. The flows order the gradient ops as they order the forward ones.
+//
+// As in TensorFlow, the gradient is that of an array whose elements are
+// each written once: an element stored twice (sdgo's forward pass allows
+// it) makes tensorarray_grad_get fail rather than give the first value the
+// gradient of the second.
+
+// The layouts a gradient op moves values in (int arg 0): one element at a
+// scalar index; elements at an index vector stacked along axis 0 ([-1]:
+// 0, 1, ...); elements joined along axis 0.
+const (
+	taOne     = 0
+	taStacked = 1
+	taJoined  = 2
+)
+
+// taGradKey keys a tensor array's gradient array in a run's state: the
+// forward handle's buffer.
+type taGradKey struct{ b *ndarray.Buffer }
+
+// gradArray is a tensor array's gradient array: nil elements are zero.
+type gradArray struct{ elems []*ndarray.Array }
+
+// taGradState returns the forward tensor array of handle h, closed or not,
+// and its gradient array, made when first asked for.
+func taGradState(c *Ctx, op string, h *ndarray.Array) (*tensorArray, *gradArray, error) {
+	st := c.State()
+	ta, _ := st[taKey{h.Buffer()}].(*tensorArray)
+	if ta == nil {
+		return nil, nil, fmt.Errorf("%s: input 0 (%v%v) is not the handle of a tensor array created in this run", op, h.DType(), h.Shape())
+	}
+	ga, _ := st[taGradKey{h.Buffer()}].(*gradArray)
+	if ga == nil {
+		ga = &gradArray{}
+		st[taGradKey{h.Buffer()}] = ga
+	}
+	return ta, ga, nil
+}
+
+// add adds v into element i.
+func (ga *gradArray) add(op string, i int, v *ndarray.Array) error {
+	if i < 0 || i >= maxTensorArrayLen {
+		return fmt.Errorf("%s: index %d is outside the tensor array", op, i)
+	}
+	if i >= len(ga.elems) {
+		ga.elems = append(ga.elems, make([]*ndarray.Array, i+1-len(ga.elems))...)
+	}
+	var err error
+	if ga.elems[i] == nil {
+		ga.elems[i], err = ndarray.Copy(v)
+	} else {
+		if !ndarray.SameShape(ga.elems[i].Shape(), v.Shape()) {
+			return fmt.Errorf("%s: a gradient of shape %v for element %d, which had one of shape %v", op, v.Shape(), i, ga.elems[i].Shape())
+		}
+		ga.elems[i], err = ndarray.Binary(ndarray.Add, ga.elems[i], v)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", op, err)
+	}
+	return nil
+}
+
+// get returns element i's gradient, zeros of the given shape and dtype when
+// nothing was added; the forward element must have been stored once.
+func (ga *gradArray) get(op string, ta *tensorArray, i int, dt ndarray.DType, shape []int) (*ndarray.Array, error) {
+	if i >= 0 && i < len(ta.writes) && ta.writes[i] > 1 {
+		return nil, fmt.Errorf("%s: element %d of %v was stored %d times; gradients through a tensor array need each element stored once",
+			op, i, ta, ta.writes[i])
+	}
+	if i >= 0 && i < len(ga.elems) && ga.elems[i] != nil {
+		e := ga.elems[i]
+		if !ndarray.SameShape(e.Shape(), shape) {
+			return nil, fmt.Errorf("%s: the gradient of element %d has shape %v, the value stored there %v", op, i, e.Shape(), shape)
+		}
+		return e, nil
+	}
+	return ndarray.Zeros(dt, shape...)
+}
+
+// taRows splits v along axis 0 into pieces of the given lengths (views).
+func taRows(op string, v *ndarray.Array, lengths []int) ([]*ndarray.Array, error) {
+	if v.Rank() == 0 {
+		return nil, fmt.Errorf("%s: a scalar has no axis 0 to split", op)
+	}
+	total := 0
+	for _, n := range lengths {
+		total += n
+	}
+	if total != v.Shape()[0] {
+		return nil, fmt.Errorf("%s: pieces of lengths %v add up to %d, the value has shape %v", op, lengths, total, v.Shape())
+	}
+	out, pos := make([]*ndarray.Array, len(lengths)), 0
+	for k, n := range lengths {
+		r, err := rows(v, pos, n)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", op, err)
+		}
+		out[k], pos = r, pos+n
+	}
+	return out, nil
+}
+
+// taGradIndices reads a gradient op's index input for its layout: one
+// index, or a list ([-1]: 0 to n-1).
+func taGradIndices(op string, mode int, a *ndarray.Array, n int) ([]int, error) {
+	if mode == taOne {
+		i, err := scalarIndex(op, a)
+		return []int{i}, err
+	}
+	return indexList(op, a, n)
+}
+
+func taGradMode(op string, a *Args) (int, error) {
+	m := int(a.Int(0, taOne))
+	if m < taOne || m > taJoined {
+		return 0, fmt.Errorf("%s: int arg 0 (layout) is %d; want 0 (one element), 1 (stacked) or 2 (joined)", op, m)
+	}
+	return m, nil
+}
+
+// taGradBegin reads a gradient op's layout and finds its arrays.
+func taGradBegin(c *Ctx, op string, h *ndarray.Array, a *Args) (int, *tensorArray, *gradArray, error) {
+	mode, err := taGradMode(op, a)
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	ta, ga, err := taGradState(c, op, h)
+	return mode, ta, ga, err
+}
+
+// taGradInfer is a gradient op's shape inference, its output out(in).
+func taGradInfer(op string, out func([]Info) Info) func([]Info, *Args) ([]Info, error) {
+	return func(in []Info, a *Args) ([]Info, error) {
+		if _, err := taGradMode(op, a); err != nil {
+			return nil, err
+		}
+		if err := needHandle(op, in); err != nil {
+			return nil, err
+		}
+		return infos(out(in)), needIntInput(op, "the index", in[1])
+	}
+}
+
+var (
+	tensorArrayGradAddOp = Register(&Def{
+		Name: "tensorarray_grad_add", Type: Custom, MinIn: 4, MaxIn: 4, Flags: NoInference | Stateful, NonDiff: []int{0, 1, 2, 3},
+		Doc:   "adds input 2 into the gradient array of the tensor array of handle input 0, after the flow input 3: int arg 0 0 at index input 1, 1 its slices along axis 0 at the indices input 1 ([-1]: 0, 1, ...), 2 its pieces along axis 0 as long as the elements; outputs a flow",
+		Infer: taGradInfer("tensorarray_grad_add", func([]Info) Info { return flowInfo() }),
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarray_grad_add"
+			mode, ta, ga, err := taGradBegin(c, op, in[0], a)
+			if err != nil {
+				return nil, err
+			}
+			v := in[2]
+			if mode == taOne {
+				i, err := scalarIndex(op, in[1])
+				if err != nil {
+					return nil, err
+				}
+				return []*ndarray.Array{flowOut()}, ga.add(op, i, v)
+			}
+			if v.Rank() == 0 {
+				return nil, fmt.Errorf("%s: the gradient is a scalar; the layout needs an axis 0", op)
+			}
+			var idx, lengths []int
+			if mode == taStacked {
+				if idx, err = indexList(op, in[1], v.Shape()[0]); err != nil {
+					return nil, err
+				}
+				lengths = make([]int, len(idx))
+				for k := range lengths {
+					lengths[k] = 1
+				}
+			} else {
+				for i, n := range ta.rows() {
+					if n < 0 {
+						return nil, fmt.Errorf("%s: element %d of %v has no axis 0 length", op, i, ta)
+					}
+					idx, lengths = append(idx, i), append(lengths, n)
+				}
+			}
+			pieces, err := taRows(op, v, lengths)
+			if err != nil {
+				return nil, err
+			}
+			for k, p := range pieces {
+				if mode == taStacked {
+					if p, err = ndarray.Squeeze(p, 0); err != nil {
+						return nil, fmt.Errorf("%s: %w", op, err)
+					}
+				}
+				if err := ga.add(op, idx[k], p); err != nil {
+					return nil, err
+				}
+			}
+			return []*ndarray.Array{flowOut()}, nil
+		},
+	})
+
+	tensorArrayGradGetOp = Register(&Def{
+		Name: "tensorarray_grad_get", Type: Custom, MinIn: 4, MaxIn: 4, Flags: NoInference | Stateful, NonDiff: []int{0, 1, 2, 3},
+		Doc:   "the gradient of input 2, a value stored into the tensor array of handle input 0, from its gradient array after the flow input 3: int arg 0 0 element input 1, 1 the elements at the indices input 1 ([-1]: 0, 1, ...) stacked, 2 elements 0, 1, ... joined, as long along axis 0 as input 1 says",
+		Infer: taGradInfer("tensorarray_grad_get", func(in []Info) Info { return in[2] }),
+		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+			const op = "tensorarray_grad_get"
+			mode, ta, ga, err := taGradBegin(c, op, in[0], a)
+			if err != nil {
+				return nil, err
+			}
+			like := in[2]
+			dt := like.DType()
+			if mode == taOne {
+				i, err := scalarIndex(op, in[1])
+				if err != nil {
+					return nil, err
+				}
+				e, err := ga.get(op, ta, i, dt, like.Shape())
+				if err != nil {
+					return nil, err
+				}
+				return one(ndarray.Copy(e))
+			}
+			if like.Rank() == 0 {
+				return nil, fmt.Errorf("%s: the stored value is a scalar; the layout needs an axis 0", op)
+			}
+			var idx, lengths []int
+			if mode == taStacked {
+				if idx, err = indexList(op, in[1], like.Shape()[0]); err != nil {
+					return nil, err
+				}
+				if len(idx) != like.Shape()[0] {
+					return nil, fmt.Errorf("%s: %d indices for a value of shape %v", op, len(idx), like.Shape())
+				}
+			} else {
+				if in[1].Rank() > 1 {
+					return nil, fmt.Errorf("%s: the lengths must be a vector, not shape %v", op, in[1].Shape())
+				}
+				lengths = intsOf(in[1].Int64s())
+				idx = make([]int, len(lengths))
+				for k := range idx {
+					idx[k] = k
+				}
+			}
+			parts := make([]*ndarray.Array, len(idx))
+			for k, i := range idx {
+				shape := append([]int(nil), like.Shape()[1:]...)
+				if mode == taJoined {
+					shape = append([]int{lengths[k]}, shape...)
+				}
+				if parts[k], err = ga.get(op, ta, i, dt, shape); err != nil {
+					return nil, err
+				}
+			}
+			var out *ndarray.Array
+			if mode == taStacked {
+				out, err = ndarray.Stack(0, parts...)
+			} else {
+				out, err = ndarray.Concat(0, parts...)
+			}
+			if err == nil && !ndarray.SameShape(out.Shape(), like.Shape()) {
+				err = fmt.Errorf("the gradients make shape %v, the stored value has %v", out.Shape(), like.Shape())
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", op, err)
+			}
+			return []*ndarray.Array{out}, nil
+		},
+	})
+)
+
+// taAllIndices adds the index list [-1] (every element).
+func taAllIndices(b GradBuilder) Value {
+	return b.Const(ndarray.Must(ndarray.FromSlice([]int64{-1}, 1)))
+}
+
+// taGiveGrad is the rule of an op that gives elements in the layout mode:
+// its output's gradient is added into the gradient array, and the flow
+// that returns is its flow input's gradient. Input 1 is the index (or
+// index list) when the op has three inputs; the flow is the last.
+func taGiveGrad(mode int) GradFunc {
+	return func(b GradBuilder, n GradNode, d []Value) []Value {
+		grads := make([]Value, len(n.In))
+		flowAt := len(n.In) - 1
+		if d[0] == nil || flowAt < 1 || !n.In[flowAt].Info().DType.IsFloat() || (mode == taOne && len(n.In) < 3) {
+			return grads // no flow to order the gradient after: nothing reaches a stored value
+		}
+		idx := taAllIndices(b)
+		if len(n.In) == 3 {
+			idx = n.In[1]
+		}
+		grads[flowAt] = flowAs(b, op1(b, "tensorarray_grad_add", Args{I: []int64{int64(mode)}}, n.In[0], idx, d[0], n.In[flowAt]), n.In[flowAt])
+		return grads
+	}
+}
+
+// taStoreGrad is the rule of an op that stores input valueAt in the layout
+// mode: after its output flow's gradient, the value's gradient is taken
+// from the gradient array, and that flow passes on to the flow input.
+// The index input, when the op has one, is input 1 for a single element or
+// a list, input 2 (the lengths) for joined pieces.
+func taStoreGrad(valueAt int, mode int) GradFunc {
+	return func(b GradBuilder, n GradNode, d []Value) []Value {
+		grads := make([]Value, len(n.In))
+		if d[0] == nil {
+			return grads
+		}
+		var idx Value
+		switch {
+		case mode == taJoined:
+			idx = n.In[2]
+		case valueAt == 2:
+			idx = n.In[1]
+		default:
+			idx = taAllIndices(b)
+		}
+		grads[valueAt] = op1(b, "tensorarray_grad_get", Args{I: []int64{int64(mode)}}, n.In[0], idx, n.In[valueAt], d[0])
+		if flowAt := len(n.In) - 1; flowAt > valueAt && (mode != taJoined || flowAt > 2) && n.In[flowAt].Info().DType.IsFloat() {
+			grads[flowAt] = flowAs(b, d[0], n.In[flowAt])
+		}
+		return grads
+	}
+}
+
+// flowAs gives a gradient flow the dtype of the flow input it is the
+// gradient of (a float64 copy of a graph, as the gradient checker runs,
+// has float64 flows).
+func flowAs(b GradBuilder, flow, in Value) Value {
+	if dt := in.Info().DType; flow.Info().DType != dt {
+		return op1(b, "cast", Args{D: []ndarray.DType{dt}}, flow)
+	}
+	return flow
 }

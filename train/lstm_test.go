@@ -54,26 +54,6 @@ func TestLSTMClassifierTrains(t *testing.T) {
 		t.Fatal(err)
 	}
 	xTrain, yTrain := lstmData(r, 512)
-	data, err := train.NewArrayIterator([]*ndarray.Array{xTrain}, []*ndarray.Array{yTrain}, 32, rand.New(rand.NewPCG(2, 3)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	history, err := tr.Fit(data, 40)
-	if err != nil {
-		t.Fatal(err)
-	}
 	xTest, yTest := lstmData(r, 512)
-	test, err := train.NewArrayIterator([]*ndarray.Array{xTest}, []*ndarray.Array{yTest}, 128, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ev, err := tr.Evaluate(test, "logits")
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, last := history.EpochLoss[0], history.EpochLoss[len(history.EpochLoss)-1]
-	t.Logf("loss %.4f -> %.4f, test accuracy %.3f", first, last, ev.Accuracy())
-	if ev.Accuracy() < 0.9 {
-		t.Errorf("test accuracy %.3f after 40 epochs (loss %.4f -> %.4f); want at least 0.9", ev.Accuracy(), first, last)
-	}
+	fitAndScore(t, tr, [4]*ndarray.Array{xTrain, yTrain, xTest, yTest}, 40, 0.9)
 }
