@@ -159,8 +159,19 @@ const DefaultPoolBytes = 1 << 30
 
 // New returns a session for g.
 func New(g *graph.Graph) *Session {
-	return &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes),
+	s := &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes),
 		handed: &handedSet{m: map[weak.Pointer[ndarray.Buffer]]runtime.Cleanup{}}}
+	// An allocation that would pass the memory budget empties the pool
+	// first: what it keeps is live heap the budget counts. The function
+	// holds the pool weakly, and goes with the session.
+	wp := weak.Make(s.pool)
+	remove := ndarray.OnMemoryPressure(func() {
+		if p := wp.Value(); p != nil {
+			p.drain()
+		}
+	})
+	runtime.AddCleanup(s, func(remove func()) { remove() }, remove)
+	return s
 }
 
 // Graph returns the session's graph.
