@@ -660,11 +660,19 @@ func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array
 	return outs, nil
 }
 
+// describeMax is the most inputs an error describes one by one: a concat
+// of thousands would otherwise make a message of hundreds of KB.
+const describeMax = 8
+
 // describe names an op and its inputs' run-time dtypes and shapes.
 func describe(st *step, ins []*ndarray.Array) string {
-	parts := make([]string, len(ins))
+	parts := make([]string, 0, min(len(ins), describeMax+1))
 	for i, a := range ins {
-		parts[i] = fmt.Sprintf("%s %v%v", st.op.Inputs()[i].Name(), a.DType(), a.Shape())
+		if i == describeMax-1 && len(ins) > describeMax {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ins)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %v%v", st.op.Inputs()[i].Name(), a.DType(), a.Shape()))
 	}
 	return fmt.Sprintf("%q (%s) with inputs [%s]", st.op.Name(), st.op.OpName(), strings.Join(parts, ", "))
 }

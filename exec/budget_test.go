@@ -1,0 +1,79 @@
+package exec_test
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/sdgo/sdgo/exec"
+	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// withRoom sets ndarray's memory budget to the heap in use, collected,
+// plus room bytes, until the test ends.
+func withRoom(t *testing.T, room int) {
+	t.Helper()
+	runtime.GC()
+	runtime.GC()
+	prev := ndarray.SetAllocLimit(ndarray.MemoryInUse() + room)
+	t.Cleanup(func() { ndarray.SetAllocLimit(prev) })
+}
+
+// The buffers a session's pool keeps count towards the budget, and an
+// allocation that would not fit empties the pool before it fails.
+func TestPoolEmptiedUnderMemoryPressure(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 1<<21)
+	y := x.AddScalar(1).MulScalar(2).Sum().Named("y") // two 16 MiB temporaries
+	s := exec.New(g)
+	feeds := map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Zeros(ndarray.Float64, 1<<21))}
+	if _, err := s.Output(feeds, y.Name()); err != nil {
+		t.Fatal(err)
+	}
+	if s.Pooled() < 16<<20 {
+		t.Fatalf("the pool keeps %d bytes, want the temporaries", s.Pooled())
+	}
+	withRoom(t, 24<<20)
+	a, err := ndarray.Zeros(ndarray.Float32, 8<<20) // 32 MiB: fits once the pool lets go
+	if err != nil {
+		t.Fatalf("32 MiB with 24 MiB of room and %d pooled: %v", s.Pooled(), err)
+	}
+	if s.Pooled() != 0 {
+		t.Errorf("the pool keeps %d bytes after the pressure", s.Pooled())
+	}
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(s)
+}
+
+// A loop that never ends, writing a fresh [1000] float64 into a tensor
+// array in every iteration, stops at the budget with an error naming the
+// op, the shape and the iteration, not at the end of the machine's memory.
+func TestTensorArrayLoopStopsAtBudget(t *testing.T) {
+	g := graph.New()
+	x := g.Placeholder("x", ndarray.Float64, 1000)
+	outs, err := g.Op("tensorarrayv3", ops.TensorArrayArgs(ndarray.Float64, true), g.Const("size", ndarray.Scalar(int32(0))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, flow := outs[0], outs[1]
+	i0 := g.Scalar(ndarray.Int32, 0)
+	res, err := g.While([]*graph.Variable{i0, flow},
+		func(v []*graph.Variable) *graph.Variable { return v[0].Ge(v[0]) }, // always true
+		func(v []*graph.Variable) []*graph.Variable {
+			f := g.Apply("tensorarraywritev3", ops.Args{}, h, v[0], x.MulScalar(2), v[1])
+			return []*graph.Variable{v[0].AddScalar(1), f}
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withRoom(t, 32<<20)
+	s := exec.New(g)
+	_, err = s.Output(map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Zeros(ndarray.Float64, 1000))}, res[1].Name())
+	if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), "shape [1000]") || !strings.Contains(err.Error(), "iteration") ||
+		!strings.Contains(err.Error(), "memory budget") {
+		t.Errorf("endless tensor array loop: %v, want ErrTooLarge naming the shape and the iteration", err)
+	}
+}
