@@ -110,3 +110,35 @@ func TestBudgetConcurrent(t *testing.T) {
 		t.Errorf("%d buffers of 4 MiB held in 64 MiB of room", len(held))
 	}
 }
+
+// BenchmarkBudget is the accounting's cost per buffer beside the
+// allocation it guards: charge (and done) alone, a buffer of 16 float32
+// allocated without them, and through newBuffer with them.
+//
+//	go test ./ndarray -run '^$' -bench Budget -count 10
+func BenchmarkBudget(b *testing.B) {
+	b.Run("charge", func(b *testing.B) {
+		for b.Loop() {
+			n, err := charge(64)
+			if err != nil {
+				b.Fatal(err)
+			}
+			done(n)
+		}
+	})
+	var sink *Buffer
+	b.Run("alloc", func(b *testing.B) {
+		for b.Loop() {
+			sink = &Buffer{bytes: alignedBytes(64), dtype: Float32, n: 16}
+		}
+	})
+	b.Run("newBuffer", func(b *testing.B) {
+		for b.Loop() {
+			var err error
+			if sink, err = newBuffer(Float32, 16); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	runtime.KeepAlive(sink)
+}
