@@ -77,3 +77,33 @@ func TestTensorArrayLoopStopsAtBudget(t *testing.T) {
 		t.Errorf("endless tensor array loop: %v, want ErrTooLarge naming the shape and the iteration", err)
 	}
 }
+
+// failAt is a listener whose PreOp fails at an op of type op in loop
+// iteration iter.
+type failAt struct {
+	op   string
+	iter int
+}
+
+func (l failAt) PreOp(ev *exec.OpEvent) error {
+	if ev.Op.OpName() == l.op && ev.Iteration == l.iter {
+		return errors.New("no room for a snapshot")
+	}
+	return nil
+}
+
+func (failAt) PostOp(*exec.OpEvent) error { return nil }
+
+// A listener's error inside a loop names the iteration, as an op's does:
+// the non-in-place listener's snapshot that does not fit in the memory
+// budget is one.
+func TestListenerErrorInLoopNamesIteration(t *testing.T) {
+	g, out := runawayLoop(t)
+	s := exec.New(g)
+	s.MaxIterations = 50
+	_, err := s.Exec(exec.Request{Feeds: map[string]*ndarray.Array{"x": scalar(0)}, Outputs: []string{out},
+		Listeners: []exec.Listener{failAt{op: "add_scalar", iter: 7}}})
+	if err == nil || !strings.Contains(err.Error(), "listener before op") || !strings.Contains(err.Error(), "iteration 7)") {
+		t.Errorf("got %v, want the listener's error naming iteration 7", err)
+	}
+}

@@ -541,13 +541,13 @@ func (d *dynRun) event(t task, st *step, ins, outs []*ndarray.Array) error {
 	ev := &OpEvent{Op: st.op, Inputs: ins, Step: t.step, Frame: t.it.f.name, Iteration: t.it.iter, Overwritable: make([]bool, len(ins))}
 	for _, l := range d.ru.listeners {
 		if err := l.PreOp(ev); err != nil {
-			return fmt.Errorf("exec: listener before op %s: %w", st.op, err)
+			return fmt.Errorf("exec: listener before op %s%s: %w", st.op, inIter(t.it), err)
 		}
 	}
 	ev.Outputs = outs
 	for _, l := range d.ru.listeners {
 		if err := l.PostOp(ev); err != nil {
-			return fmt.Errorf("exec: listener after op %s: %w", st.op, err)
+			return fmt.Errorf("exec: listener after op %s%s: %w", st.op, inIter(t.it), err)
 		}
 	}
 	return nil

@@ -586,7 +586,7 @@ func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*n
 		}
 		for _, l := range ru.listeners {
 			if err := l.PreOp(ev); err != nil {
-				return nil, fmt.Errorf("exec: listener before op %s: %w", st.op, err)
+				return nil, fmt.Errorf("exec: listener before op %s%s: %w", st.op, inIter(it), err)
 			}
 		}
 	}
@@ -604,11 +604,20 @@ func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*n
 		ev.Outputs = outs
 		for _, l := range ru.listeners {
 			if err := l.PostOp(ev); err != nil {
-				return nil, fmt.Errorf("exec: listener after op %s: %w", st.op, err)
+				return nil, fmt.Errorf("exec: listener after op %s%s: %w", st.op, inIter(it), err)
 			}
 		}
 	}
 	return outs, nil
+}
+
+// inIter is " (in <frame iteration>)" for an op inside a loop, for
+// errors, and "" outside.
+func inIter(it *frameIter) string {
+	if it == nil || it.f.parent == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (in %v)", it)
 }
 
 // stopped returns an error when the request's context is done, naming the
