@@ -50,7 +50,8 @@ func TestPoolEmptiedUnderMemoryPressure(t *testing.T) {
 
 // A loop that never ends, writing a fresh [1000] float64 into a tensor
 // array in every iteration, stops at the budget with an error naming the
-// op, the shape and the iteration, not at the end of the machine's memory.
+// op and the shape (or the loop frame) and the iteration, not at the end
+// of the machine's memory.
 func TestTensorArrayLoopStopsAtBudget(t *testing.T) {
 	g := graph.New()
 	x := g.Placeholder("x", ndarray.Float64, 1000)
@@ -72,9 +73,10 @@ func TestTensorArrayLoopStopsAtBudget(t *testing.T) {
 	withRoom(t, 32<<20)
 	s := exec.New(g)
 	_, err = s.Output(map[string]*ndarray.Array{"x": ndarray.Must(ndarray.Zeros(ndarray.Float64, 1000))}, res[1].Name())
-	if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), "shape [1000]") || !strings.Contains(err.Error(), "iteration") ||
-		!strings.Contains(err.Error(), "memory budget") {
-		t.Errorf("endless tensor array loop: %v, want ErrTooLarge naming the shape and the iteration", err)
+	// What does not fit is the next [1000] array, or the next iteration.
+	if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), "iteration") || !strings.Contains(err.Error(), "memory budget") ||
+		!strings.Contains(err.Error(), "shape [1000]") && !strings.Contains(err.Error(), `loop frame "while"`) {
+		t.Errorf("endless tensor array loop: %v, want ErrTooLarge naming the shape or the frame, and the iteration", err)
 	}
 }
 
@@ -105,5 +107,18 @@ func TestListenerErrorInLoopNamesIteration(t *testing.T) {
 		Listeners: []exec.Listener{failAt{op: "add_scalar", iter: 7}}})
 	if err == nil || !strings.Contains(err.Error(), "listener before op") || !strings.Contains(err.Error(), "iteration 7)") {
 		t.Errorf("got %v, want the listener's error naming iteration 7", err)
+	}
+}
+
+// A loop of scalars that keeps every iteration for its gradient holds
+// no array the budget would refuse (a scalar is allocated whatever the
+// budget), but its iterations' bookkeeping counts: it stops at the budget.
+func TestScalarLoopStopsAtBudget(t *testing.T) {
+	g, out := runawayLoop(t)
+	withRoom(t, 4<<20)
+	s := exec.New(g)
+	_, err := s.Output(map[string]*ndarray.Array{"x": scalar(0)}, out)
+	if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), `loop frame "while", iteration`) {
+		t.Errorf("endless scalar loop with 4 MiB of room: %v, want ErrTooLarge naming the frame and the iteration", err)
 	}
 }

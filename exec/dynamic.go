@@ -313,6 +313,11 @@ func (d *dynRun) wake(sl int, it *frameIter) {
 	}
 }
 
+// iterationBytes is about what the executor keeps per loop iteration of
+// its own (measured: a scalar loop kept for its gradient, about 900 bytes
+// an iteration).
+const iterationBytes = 1 << 10
+
 // newIteration opens iteration i of f and lets the readers of its loop
 // invariants run in it.
 func (d *dynRun) newIteration(f *loopFrame, i int) (*frameIter, error) {
@@ -320,6 +325,15 @@ func (d *dynRun) newIteration(f *loopFrame, i int) (*frameIter, error) {
 		return nil, fmt.Errorf("exec: loop frame %q ran more than %d iterations", f.name, d.max)
 	}
 	fresh := i >= len(f.iters)
+	if fresh {
+		// An iteration's bookkeeping (its values, the steps it ran) is
+		// memory of the executor's own, not ndarray buffers: counted here,
+		// a loop of scalars that keeps every iteration meets the memory
+		// budget too, not only loops over arrays.
+		if err := ndarray.Reserve(iterationBytes); err != nil {
+			return nil, fmt.Errorf("exec: loop frame %q, iteration %d: %w", f.name, i, err)
+		}
+	}
 	it := f.iteration(i)
 	if fresh {
 		for _, sl := range f.invSlots {
