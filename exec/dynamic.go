@@ -313,9 +313,8 @@ func (d *dynRun) wake(sl int, it *frameIter) {
 	}
 }
 
-// iterationBytes is about what the executor keeps per loop iteration of
-// its own (measured: a scalar loop kept for its gradient, about 900 bytes
-// an iteration).
+// iterationBytes is about what the executor keeps of its own per loop
+// iteration (a frame iteration, its values' map, its step set), rounded up.
 const iterationBytes = 1 << 10
 
 // newIteration opens iteration i of f and lets the readers of its loop

@@ -27,8 +27,8 @@ import (
 // them, the GC collecting what nothing reaches): no release call can be
 // missed or made twice, and no finalizer is needed per buffer.
 //
-// Reading the runtime's statistics costs a few microseconds, so it is not
-// done per buffer: allocations add their bytes to a pending count, and the
+// Reading the runtime's statistics costs far more than a small allocation,
+// so it is not done per buffer: allocations add their bytes to a pending count, and the
 // heap is read again only when the pending bytes pass readEvery or the
 // estimate (heap at the last read plus pending) would pass the budget. A
 // buffer of readEvery bytes or more, which costs far more to zero than a
