@@ -21,6 +21,14 @@
 // convolutions, between panels of about 2^26 multiply-adds: ops.Ctx.Stop),
 // with an error that wraps the context's.
 //
+// Every buffer a run allocates is checked against ndarray's memory budget
+// (ndarray.AllocLimit), which counts the whole heap in use: the values a
+// loop keeps for its gradient, tensor arrays and the session's pool
+// included. An op whose output does not fit fails with an error wrapping
+// ndarray.ErrTooLarge that names the op, its inputs, the shape and (in a
+// loop) the iteration; before that, the pool lets go of the buffers it
+// keeps (ndarray.OnMemoryPressure).
+//
 // Listeners see every op before and after it runs; the validation
 // listeners and the training loop hook in there.
 //

@@ -313,6 +313,10 @@ func (d *dynRun) wake(sl int, it *frameIter) {
 	}
 }
 
+// iterationBytes is about what the executor keeps of its own per loop
+// iteration (a frame iteration, its values' map, its step set), rounded up.
+const iterationBytes = 1 << 10
+
 // newIteration opens iteration i of f and lets the readers of its loop
 // invariants run in it.
 func (d *dynRun) newIteration(f *loopFrame, i int) (*frameIter, error) {
@@ -320,6 +324,15 @@ func (d *dynRun) newIteration(f *loopFrame, i int) (*frameIter, error) {
 		return nil, fmt.Errorf("exec: loop frame %q ran more than %d iterations", f.name, d.max)
 	}
 	fresh := i >= len(f.iters)
+	if fresh {
+		// An iteration's bookkeeping (its values, the steps it ran) is
+		// memory of the executor's own, not ndarray buffers: counted here,
+		// a loop of scalars that keeps every iteration meets the memory
+		// budget too, not only loops over arrays.
+		if err := ndarray.Reserve(iterationBytes); err != nil {
+			return nil, fmt.Errorf("exec: loop frame %q, iteration %d: %w", f.name, i, err)
+		}
+	}
 	it := f.iteration(i)
 	if fresh {
 		for _, sl := range f.invSlots {
@@ -541,13 +554,13 @@ func (d *dynRun) event(t task, st *step, ins, outs []*ndarray.Array) error {
 	ev := &OpEvent{Op: st.op, Inputs: ins, Step: t.step, Frame: t.it.f.name, Iteration: t.it.iter, Overwritable: make([]bool, len(ins))}
 	for _, l := range d.ru.listeners {
 		if err := l.PreOp(ev); err != nil {
-			return fmt.Errorf("exec: listener before op %s: %w", st.op, err)
+			return fmt.Errorf("exec: listener before op %s%s: %w", st.op, inIter(t.it), err)
 		}
 	}
 	ev.Outputs = outs
 	for _, l := range d.ru.listeners {
 		if err := l.PostOp(ev); err != nil {
-			return fmt.Errorf("exec: listener after op %s: %w", st.op, err)
+			return fmt.Errorf("exec: listener after op %s%s: %w", st.op, inIter(t.it), err)
 		}
 	}
 	return nil

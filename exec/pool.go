@@ -85,6 +85,15 @@ func (p *pool) put(b *ndarray.Buffer) {
 	p.bytes += sz
 }
 
+// drain drops every buffer the pool keeps, for the GC to take
+// (ndarray.OnMemoryPressure).
+func (p *pool) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.free)
+	p.bytes = 0
+}
+
 // pooled returns the number of bytes the pool keeps (Session.Pooled).
 func (p *pool) pooled() int {
 	p.mu.Lock()

@@ -159,8 +159,19 @@ const DefaultPoolBytes = 1 << 30
 
 // New returns a session for g.
 func New(g *graph.Graph) *Session {
-	return &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes),
+	s := &Session{g: g, plans: map[string]*plan{}, pool: newPool(DefaultPoolBytes),
 		handed: &handedSet{m: map[weak.Pointer[ndarray.Buffer]]runtime.Cleanup{}}}
+	// An allocation that would pass the memory budget empties the pool
+	// first: what it keeps is live heap the budget counts. The function
+	// holds the pool weakly, and goes with the session.
+	wp := weak.Make(s.pool)
+	remove := ndarray.OnMemoryPressure(func() {
+		if p := wp.Value(); p != nil {
+			p.drain()
+		}
+	})
+	runtime.AddCleanup(s, func(remove func()) { remove() }, remove)
+	return s
 }
 
 // Graph returns the session's graph.
@@ -575,7 +586,7 @@ func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*n
 		}
 		for _, l := range ru.listeners {
 			if err := l.PreOp(ev); err != nil {
-				return nil, fmt.Errorf("exec: listener before op %s: %w", st.op, err)
+				return nil, fmt.Errorf("exec: listener before op %s%s: %w", st.op, inIter(it), err)
 			}
 		}
 	}
@@ -593,11 +604,20 @@ func (ru *run) runOp(st *step, ins []*ndarray.Array, k int, it *frameIter) ([]*n
 		ev.Outputs = outs
 		for _, l := range ru.listeners {
 			if err := l.PostOp(ev); err != nil {
-				return nil, fmt.Errorf("exec: listener after op %s: %w", st.op, err)
+				return nil, fmt.Errorf("exec: listener after op %s%s: %w", st.op, inIter(it), err)
 			}
 		}
 	}
 	return outs, nil
+}
+
+// inIter is " (in <frame iteration>)" for an op inside a loop, for
+// errors, and "" outside.
+func inIter(it *frameIter) string {
+	if it == nil || it.f.parent == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (in %v)", it)
 }
 
 // stopped returns an error when the request's context is done, naming the
@@ -649,11 +669,19 @@ func callOp(st *step, ctx *ops.Ctx, ins []*ndarray.Array) (outs []*ndarray.Array
 	return outs, nil
 }
 
+// describeMax is the most inputs an error describes one by one: a concat
+// of thousands would otherwise make a message of hundreds of KB.
+const describeMax = 8
+
 // describe names an op and its inputs' run-time dtypes and shapes.
 func describe(st *step, ins []*ndarray.Array) string {
-	parts := make([]string, len(ins))
+	parts := make([]string, 0, min(len(ins), describeMax+1))
 	for i, a := range ins {
-		parts[i] = fmt.Sprintf("%s %v%v", st.op.Inputs()[i].Name(), a.DType(), a.Shape())
+		if i == describeMax-1 && len(ins) > describeMax {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ins)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %v%v", st.op.Inputs()[i].Name(), a.DType(), a.Shape()))
 	}
 	return fmt.Sprintf("%q (%s) with inputs [%s]", st.op.Name(), st.op.OpName(), strings.Join(parts, ", "))
 }

@@ -41,29 +41,46 @@ func newBuffer(dt DType, n int) (*Buffer, error) {
 	if n < 0 || (n > 0 && n > MaxBytes/size) {
 		return nil, fmt.Errorf("cannot allocate %d elements of %v", n, dt)
 	}
-	if limit := AllocLimit(); n > 1 && n*size > limit {
-		return nil, fmt.Errorf("%d elements of %v (%d bytes) are above the allocation limit of %d bytes: %w",
-			n, dt, n*size, limit, ErrTooLarge)
+	if n <= 1 {
+		// A scalar is allocated whatever the budget: ops make scalar
+		// constants without expecting them to fail.
+		return &Buffer{bytes: alignedBytes(n * size), dtype: dt, n: n}, nil
 	}
+	held, err := charge(n * size)
+	if err != nil {
+		return nil, fmt.Errorf("%d elements of %v: %w", n, dt, err)
+	}
+	defer done(held)
 	return &Buffer{bytes: alignedBytes(n * size), dtype: dt, n: n}, nil
 }
 
-// ErrTooLarge is wrapped by the error of an allocation above AllocLimit.
+// ErrTooLarge is wrapped by the error of an allocation that does not fit in
+// the memory budget (AllocLimit).
 var ErrTooLarge = errors.New("array too large")
 
 // setLimit is the limit SetAllocLimit set; 0 means the default.
 var setLimit atomic.Int64
 
-// systemLimit is the default allocation limit, read once.
-var systemLimit = sync.OnceValue(systemMemory)
+// systemLimit is the default memory budget, worked out once.
+var systemLimit = sync.OnceValue(defaultLimit)
 
-// AllocLimit returns the largest buffer, in bytes, that NewBuffer (and so
-// every op) allocates. By default it is the machine's memory, RAM and swap
-// (MaxBytes where the system does not say): a larger allocation cannot
-// succeed, and Go reports a failed allocation by ending the program rather
-// than with an error. So a broadcast that was meant to be elementwise, such
-// as [n,1] against [1,n] for a large n, fails with ErrTooLarge instead. A
-// single element is allocated whatever the limit, so scalars never fail.
+// AllocLimit returns the memory budget, in bytes: the most the Go heap may
+// hold in use (MemoryInUse) once a new buffer is made. Every buffer NewBuffer
+// (and so every op, every executor and the gradient checker) makes is
+// checked against it first, and one that does not fit, with what is already
+// in use, fails with an error wrapping ErrTooLarge instead of ending the
+// process (the package documentation says how it is counted). A single
+// element is allocated whatever the budget, so scalars never fail.
+//
+// The default, worked out at the first allocation, is the heap in use then
+// plus three quarters of the room the tightest of these leaves: the
+// address-space and data rlimits (RLIMIT_AS, RLIMIT_DATA) less what the
+// process maps already, the memory limit of its cgroup (v2 memory.max, v1
+// memory.limit_in_bytes, and their parents') less what the cgroup uses,
+// and the memory the system has available (MemAvailable); MaxBytes where
+// the system says none of them. The quarter left is for what the budget
+// does not count: goroutine stacks, the runtime's own structures, heap
+// fragmentation, garbage between collections.
 func AllocLimit() int {
 	if l := setLimit.Load(); l > 0 {
 		return int(l)
@@ -71,14 +88,16 @@ func AllocLimit() int {
 	return systemLimit()
 }
 
-// SetAllocLimit sets the allocation limit to n bytes and returns the
-// previous limit; n <= 0 restores the default. A program that runs graphs or
-// shapes it does not control can set it lower, so that an oversized request
-// fails with an error before it takes the memory the rest of the program
-// needs. Buffers already allocated are not affected.
+// SetAllocLimit sets the memory budget (AllocLimit) to n bytes of heap in
+// use and returns the previous budget; n <= 0 restores the default. A
+// program that runs graphs or shapes it does not control can set it, so
+// that an oversized request fails with an error before it takes the memory
+// the rest of the program needs. Buffers already allocated are not
+// affected; they count towards it.
 func SetAllocLimit(n int) int {
 	prev := AllocLimit()
 	setLimit.Store(int64(max(n, 0)))
+	pending.Store(readEvery) // the next allocation reads the heap afresh
 	return prev
 }
 

@@ -13,11 +13,26 @@
 // arrays; the element loops hand each contiguous inner run to the vector
 // kernels of package kernels and never read padding as data.
 //
-// Every allocation is checked against AllocLimit, by default the machine's
-// memory, and fails with an error wrapping ErrTooLarge: Go cannot report a
-// failed allocation to its caller, so an oversized result (an outer
-// broadcast by mistake, a shape from an untrusted file) would otherwise end
-// the program.
+// # Memory budget
+//
+// Every buffer is checked, before it is made, against a budget of live
+// bytes (AllocLimit, SetAllocLimit), and one that does not fit fails with
+// an error wrapping ErrTooLarge that names the dtype, the shape and the
+// bytes: Go cannot report a failed allocation to its caller, so an
+// oversized result (an outer broadcast by mistake, a shape from an
+// untrusted file, a loop that never ends keeping every iteration) would
+// otherwise end the program. By default the budget is what the process's
+// rlimits, its cgroup's memory limit and the machine's available memory
+// leave, less a margin.
+//
+// The budget counts the Go heap in use (MemoryInUse), read from the
+// runtime's statistics, rather than a tally of buffers: so buffers are
+// credited when whatever holds them lets go (the executor's pool, the GC),
+// and memory allocated outside ndarray counts too. The heap is read again
+// only after a few MiB of allocations, or when a buffer would not fit; then
+// the caches registered with OnMemoryPressure are emptied and the garbage
+// collector runs before the allocation is refused. Memory taken outside
+// ndarray in large blocks can be checked first with Reserve.
 //
 // Element loops are written once with generics over the element types; there
 // is no interface value per element.

@@ -3,6 +3,7 @@ package ndarray_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 
 	"github.com/sdgo/sdgo/ndarray"
 )
@@ -52,4 +53,34 @@ func ExampleBinary_errors() {
 	// Output:
 	// ndarray: add: shapes [2 3] and [4] do not broadcast (axis 1: 3 vs 4)
 	// true
+}
+
+// A memory budget counts every array still in use, not one at a time:
+// with 64 MiB of room, eight arrays of 16 MiB do not all fit. An array
+// that does not fit is an error that errors.Is can test, and one let go
+// makes room again.
+func ExampleSetAllocLimit() {
+	runtime.GC() // the heap in use is then live memory only
+	prev := ndarray.SetAllocLimit(ndarray.MemoryInUse() + 64<<20)
+	defer ndarray.SetAllocLimit(prev)
+	// fill holds arrays of 16 MiB until one does not fit.
+	fill := func() (int, error) {
+		var kept []*ndarray.Array
+		for range 8 {
+			a, err := ndarray.Zeros(ndarray.Float64, 2<<20)
+			if err != nil {
+				return len(kept), err
+			}
+			kept = append(kept, a)
+		}
+		return len(kept), nil
+	}
+	n, err := fill()
+	fmt.Println(n < 8, errors.Is(err, ndarray.ErrTooLarge))
+	// fill's arrays are garbage now: the budget runs the GC for room.
+	_, err = ndarray.Zeros(ndarray.Float64, 2<<20)
+	fmt.Println(err)
+	// Output:
+	// true true
+	// <nil>
 }

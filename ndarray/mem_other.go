@@ -2,5 +2,5 @@
 
 package ndarray
 
-// systemMemory is MaxBytes where sdgo does not read the machine's memory.
-func systemMemory() int { return MaxBytes }
+// defaultLimit is MaxBytes where sdgo does not read the system's limits.
+func defaultLimit() int { return MaxBytes }

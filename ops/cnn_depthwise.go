@@ -145,8 +145,12 @@ func dwFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, bias, out *ndarray.Array
 	} else {
 		clear(ov)
 	}
+	pc := c.pace()
 	for b := 0; b < d.bS; b++ {
 		for oh := 0; oh < d.oH; oh++ {
+			if err := pc.tick(d.oW * d.kH * d.kW * oC); err != nil {
+				return err
+			}
 			for ow := 0; ow < d.oW; ow++ {
 				orow := ov[((b*d.oH+oh)*d.oW+ow)*oC:][:oC]
 				for kh := 0; kh < d.kH; kh++ {
@@ -224,8 +228,12 @@ func dwBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, outs [
 	dwv := flat[T](dwArr)
 	clear(dwv)
 	mC, oC := d.oC, d.iC*d.oC
+	pc := c.pace()
 	for b := 0; b < d.bS; b++ {
 		for oh := 0; oh < d.oH; oh++ {
+			if err := pc.tick(d.oW * d.kH * d.kW * oC); err != nil {
+				return err
+			}
 			for ow := 0; ow < d.oW; ow++ {
 				grow := gv[((b*d.oH+oh)*d.oW+ow)*oC:][:oC]
 				for kh := 0; kh < d.kH; kh++ {

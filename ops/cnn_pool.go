@@ -133,6 +133,10 @@ type poolGeom struct {
 	inC, outC      int    // channel strides
 	inB, outB      int    // batch strides
 	inSize, outVol int
+	// pc, when set, asks the run's context as the windows go; err is
+	// its answer when the run must stop (poolWindows then stops early).
+	pc  *pacer
+	err error
 }
 
 func poolShapes(op string, c poolCfg, x []int) (bS, C int, in [3]int, err error) {
@@ -207,8 +211,14 @@ func poolGeometry(op string, c poolCfg, x []int) (poolGeom, []int, error) {
 func poolWindows(g *poolGeom, c *poolCfg, f func(o int, cells []int)) {
 	var lo, hi, base [3]int
 	cells := make([]int, 0, 16)
+	rowWork := g.out[1] * g.out[2] * g.C * c.k[0] * c.k[1] * c.k[2]
 	for b := 0; b < g.bS; b++ {
 		for o0 := 0; o0 < g.out[0]; o0++ {
+			if g.pc != nil {
+				if g.err = g.pc.tick(rowWork); g.err != nil {
+					return
+				}
+			}
 			for o1 := 0; o1 < g.out[1]; o1++ {
 				for o2 := 0; o2 < g.out[2]; o2++ {
 					o := [3]int{o0, o1, o2}
@@ -425,6 +435,8 @@ func poolRun(ctx *Ctx, op string, nd int, mode poolMode, a *Args, x *ndarray.Arr
 	if err != nil {
 		return nil, fmt.Errorf("%s: output of shape %v: %w", op, shape, err)
 	}
+	pc := ctx.pace()
+	g.pc = &pc
 	var arg []int64
 	if withArg {
 		arg = make([]int64, out.Size())
@@ -460,7 +472,7 @@ func poolForwardOn[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, 
 	}
 	ov := ndarray.Raw[T](out)[out.Offset() : out.Offset()+out.Size()]
 	poolForward(g, c, mode, xv, ov, arg)
-	return nil
+	return g.err
 }
 
 // poolBpRun is a pooling op's backprop: inputs x and gradO.
@@ -476,6 +488,8 @@ func poolBpRun(ctx *Ctx, op string, nd int, mode poolMode, a *Args, x, gO *ndarr
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
+	pc := ctx.pace()
+	g.pc = &pc
 	switch x.DType() {
 	case ndarray.Float32:
 		err = poolBackwardOn[float32](&g, &c, mode, x, gO, dx)
@@ -500,7 +514,7 @@ func poolBackwardOn[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode,
 	d := ndarray.Raw[T](dx)[dx.Offset() : dx.Offset()+dx.Size()]
 	clear(d)
 	poolBackward(g, c, mode, xv, gv, d)
-	return nil
+	return g.err
 }
 
 // poolDef defines a pooling op; its gradient is the bp op bp.

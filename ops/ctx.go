@@ -231,6 +231,35 @@ func (c *Ctx) Err() error {
 	return nil
 }
 
+// pacer asks the run's context (Err) at most once per stopWork units of
+// an op's own work (about multiply-adds), for loops whose steps are too
+// short to ask at each one. Without a context to stop the run it never
+// asks.
+type pacer struct {
+	c    *Ctx
+	left int
+}
+
+// stopWork is the work between two questions: a few milliseconds, so that
+// a deadline ends a long op soon after it passes, at no cost to a short one.
+const stopWork = 1 << 24
+
+// pace returns a pacer for c (nil: one that never asks). Its first tick
+// asks: a run already stopped does not start the work.
+func (c *Ctx) pace() pacer { return pacer{c: c} }
+
+// tick counts work units done and returns Err when it is time to ask.
+func (p *pacer) tick(work int) error {
+	if p.c == nil || p.c.stop == nil {
+		return nil
+	}
+	if p.left -= work; p.left > 0 {
+		return nil
+	}
+	p.left = stopWork
+	return p.c.Err()
+}
+
 // Needed reports whether anything will read output i. An op may skip
 // computing an output nobody needs and return nil in its place (the
 // backprop ops do, for gradients of inputs such as placeholders that no one

@@ -89,16 +89,40 @@ func transposeInto[T ndarray.Float](dst, a []T, m, n int) {
 
 // ---------------------------------------------------------------- kernels
 
+// factorStopDim is the matrix size from which a factorization asks its
+// stop function as it goes: below it a whole matrix is at most a few
+// million multiply-adds, and the batch loop's pacer asks between them.
+const factorStopDim = 128
+
+// stopAt reports whether a factorization of an n×n matrix must stop
+// before column k: it asks stop every 8 columns of a large matrix.
+func stopAt(stop func() bool, n, k int) bool {
+	return stop != nil && n >= factorStopDim && k%8 == 0 && stop()
+}
+
+// factorErr is the error of a factorization of an n×n matrix that may
+// have stopped early (stopAt): the run's context's, checked before the
+// result is read as singular or not positive definite.
+func factorErr(c *Ctx, n int) error {
+	if n < factorStopDim {
+		return nil
+	}
+	return c.Err()
+}
+
 // luFactor factors the n×n row-major a in place with partial pivoting:
 // A[perm] = L·U, L unit lower (below the diagonal of a), U upper (on and
 // above it). It returns the permutation's sign and false when a pivot is
 // zero (A singular); the factorization then continues past that column.
-func luFactor[T ndarray.Float](a []T, n int, perm []int) (sign T, ok bool) {
+func luFactor[T ndarray.Float](a []T, n int, perm []int, stop func() bool) (sign T, ok bool) {
 	for i := range perm {
 		perm[i] = i
 	}
 	sign, ok = 1, true
 	for k := 0; k < n; k++ {
+		if stopAt(stop, n, k) {
+			return sign, false // the caller asks its context (factorErr)
+		}
 		p, best := k, linAbs(a[k*n+k])
 		for i := k + 1; i < n; i++ {
 			if v := linAbs(a[i*n+k]); v > best {
@@ -168,8 +192,11 @@ func luSolve[T ndarray.Float](lu []T, perm []int, n int, b []T, k int, x []T) {
 // cholFactor writes into l (n×n, zeros above the diagonal) the Cholesky
 // factor of the symmetric part ½(A + Aᵀ) of the row-major a; false when
 // that is not positive definite.
-func cholFactor[T ndarray.Float](a []T, n int, l []T) bool {
+func cholFactor[T ndarray.Float](a []T, n int, l []T, stop func() bool) bool {
 	for j := 0; j < n; j++ {
+		if stopAt(stop, n, j) {
+			return false // the caller asks its context (factorErr)
+		}
 		s := a[j*n+j]
 		for k := 0; k < j; k++ {
 			s -= l[j*n+k] * l[j*n+k]
@@ -242,7 +269,7 @@ func triSolve[T ndarray.Float](a []T, n int, lower, trans bool, b []T, k int, x 
 // qrFactor computes the Householder QR of the m×n row-major a (LAPACK's
 // convention: R's diagonal -sign(a_kk)·norm, the last row of a wide matrix
 // unreflected), writing q (m×m) and r (m×n).
-func qrFactor[T ndarray.Float](a []T, m, n int, q, r []T) {
+func qrFactor[T ndarray.Float](a []T, m, n int, q, r []T, stop func() bool) {
 	copy(r, a[:m*n])
 	for i := range q[:m*m] {
 		q[i] = 0
@@ -252,6 +279,9 @@ func qrFactor[T ndarray.Float](a []T, m, n int, q, r []T) {
 	}
 	v := make([]T, m)
 	for k := 0; k < min(m-1, n); k++ {
+		if stopAt(stop, max(m, n), k) {
+			return // the caller asks its context (factorErr)
+		}
 		var norm2 T
 		for i := k; i < m; i++ {
 			norm2 += r[i*n+k] * r[i*n+k]
@@ -329,9 +359,19 @@ func inverseT[T ndarray.Float](c *Ctx, x *ndarray.Array) ([]*ndarray.Array, erro
 	for i := 0; i < n; i++ {
 		id[i*n+i] = 1
 	}
+	pc := c.pace()
 	for b := 0; b < nb; b++ {
+		if err := pc.tick(n * n * n); err != nil {
+			c.Release(out)
+			return nil, err
+		}
 		copy(a, src[b*n*n:])
-		if _, ok := luFactor(a, n, perm); !ok {
+		_, ok := luFactor(a, n, perm, c.Stop())
+		if err := factorErr(c, n); err != nil {
+			c.Release(out)
+			return nil, err
+		}
+		if !ok {
 			c.Release(out)
 			return nil, fmt.Errorf("matrix_inverse: matrix %d of the input of shape %v is singular", b, x.Shape())
 		}
@@ -372,10 +412,20 @@ func determinantT[T ndarray.Float](c *Ctx, x *ndarray.Array, logSym bool) ([]*nd
 	}
 	out, o := allocT[T](c, batchOnly(x.Shape()))
 	a, perm := make([]T, n*n), make([]int, n)
+	pc := c.pace()
 	for b := 0; b < nb; b++ {
+		if err := pc.tick(n * n * n); err != nil {
+			c.Release(out)
+			return nil, err
+		}
 		m := src[b*n*n : (b+1)*n*n]
 		if logSym {
-			if !cholFactor(m, n, a) {
+			ok := cholFactor(m, n, a, c.Stop())
+			if err := factorErr(c, n); err != nil {
+				c.Release(out)
+				return nil, err
+			}
+			if !ok {
 				o[b] = T(math.NaN())
 				continue
 			}
@@ -387,7 +437,11 @@ func determinantT[T ndarray.Float](c *Ctx, x *ndarray.Array, logSym bool) ([]*nd
 			continue
 		}
 		copy(a, m)
-		sign, _ := luFactor(a, n, perm)
+		sign, _ := luFactor(a, n, perm, c.Stop())
+		if err := factorErr(c, n); err != nil {
+			c.Release(out)
+			return nil, err
+		}
 		det := sign
 		for i := 0; i < n; i++ {
 			det *= a[i*n+i]
@@ -481,8 +535,18 @@ func choleskyT[T ndarray.Float](c *Ctx, x *ndarray.Array) ([]*ndarray.Array, err
 		return nil, err
 	}
 	out, o := allocT[T](c, x.Shape())
+	pc := c.pace()
 	for b := 0; b < nb; b++ {
-		if !cholFactor(src[b*n*n:(b+1)*n*n], n, o[b*n*n:(b+1)*n*n]) {
+		err := pc.tick(n * n * n)
+		ok := err == nil && cholFactor(src[b*n*n:(b+1)*n*n], n, o[b*n*n:(b+1)*n*n], c.Stop())
+		if err == nil {
+			err = factorErr(c, n)
+		}
+		if err != nil {
+			c.Release(out)
+			return nil, err
+		}
+		if !ok {
 			c.Release(out)
 			return nil, fmt.Errorf("cholesky: matrix %d of the input of shape %v is not positive definite", b, x.Shape())
 		}
@@ -551,10 +615,21 @@ func luT[T ndarray.Float](c *Ctx, x *ndarray.Array, pdt ndarray.DType) ([]*ndarr
 	ps := x.Shape()[:x.Rank()-1]
 	pa := c.Alloc(pdt, ps)
 	perm := make([]int, n)
+	pc := c.pace()
 	for b := 0; b < nb; b++ {
+		if err := pc.tick(n * n * n); err != nil {
+			c.Release(out)
+			c.Release(pa)
+			return nil, err
+		}
 		a := o[b*n*n : (b+1)*n*n]
 		copy(a, src[b*n*n:])
-		luFactor(a, n, perm)
+		luFactor(a, n, perm, c.Stop())
+		if err := factorErr(c, n); err != nil {
+			c.Release(out)
+			c.Release(pa)
+			return nil, err
+		}
 		for i, v := range perm {
 			if pdt == ndarray.Int32 {
 				ndarray.Raw[int32](pa)[pa.Offset()+b*n+i] = int32(v)
@@ -633,8 +708,17 @@ func qrT[T ndarray.Float](c *Ctx, x *ndarray.Array, full bool) ([]*ndarray.Array
 	ra, ro := allocT[T](c, rs)
 	q, r := make([]T, m*m), make([]T, m*n)
 	k := min(m, n)
+	pc := c.pace()
 	for b := 0; b < nb; b++ {
-		qrFactor(src[b*m*n:(b+1)*m*n], m, n, q, r)
+		err := pc.tick(m * n * max(m, n))
+		if qrFactor(src[b*m*n:(b+1)*m*n], m, n, q, r, c.Stop()); err == nil {
+			err = factorErr(c, max(m, n))
+		}
+		if err != nil {
+			c.Release(qa)
+			c.Release(ra)
+			return nil, err
+		}
 		if full {
 			copy(qo[b*m*m:], q)
 			copy(ro[b*m*n:], r)
@@ -750,7 +834,11 @@ func svdT[T ndarray.Float](c *Ctx, x *ndarray.Array, full, uv bool) ([]*ndarray.
 	}
 	a := make([]float64, m*n)
 	var u, v mat.Dense
+	pc := c.pace()
 	for b := 0; b < nb; b++ {
+		if err := pc.tick(m * n * max(m, n)); err != nil {
+			return nil, err // gonum's SVD cannot be stopped inside one matrix
+		}
 		if k == 0 { // nothing to factor: identities for full U and V
 			if uv {
 				fillEye(uo[b*m*uc:(b+1)*m*uc], m, uc)

@@ -74,7 +74,12 @@ func solveEach[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, out []int, each f
 	}
 	res, o := allocT[T](c, out)
 	nx := n * k
+	pc := c.pace()
 	for i := 0; i < nb; i++ {
+		if err := pc.tick(max(m, n) * max(m, n) * (max(m, n) + k)); err != nil {
+			c.Release(res)
+			return nil, err
+		}
 		if err := each(i, as[i*m*n:(i+1)*m*n], bs[i*m*k:(i+1)*m*k], o[i*nx:(i+1)*nx]); err != nil {
 			c.Release(res)
 			return nil, err
@@ -93,7 +98,11 @@ func solveT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, adjoint bool) ([]*nd
 		} else {
 			copy(lu, a)
 		}
-		if _, ok := luFactor(lu, n, perm); !ok {
+		_, ok := luFactor(lu, n, perm, c.Stop())
+		if err := factorErr(c, n); err != nil {
+			return err
+		}
+		if !ok {
 			return fmt.Errorf("solve: matrix %d of the input of shape %v is singular", i, am.Shape())
 		}
 		luSolve(lu, perm, n, b, k, x)
@@ -215,7 +224,7 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 			for i := 0; i < n; i++ {
 				g[i*n+i] += l2
 			}
-			if !cholFactor(g, n, l) || triSolve(l, n, true, false, rhs, k, y) >= 0 {
+			if !cholFactor(g, n, l, nil) || triSolve(l, n, true, false, rhs, k, y) >= 0 {
 				return false
 			}
 			return triSolve(l, n, true, true, y, k, x) < 0
@@ -232,7 +241,7 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 			}
 			g[i*m+i] += l2
 		}
-		if !cholFactor(g, m, l) || triSolve(l, m, true, false, b, k, y) >= 0 || triSolve(l, m, true, true, y, k, z) >= 0 {
+		if !cholFactor(g, m, l, nil) || triSolve(l, m, true, false, b, k, y) >= 0 || triSolve(l, m, true, true, y, k, z) >= 0 {
 			return false
 		}
 		mulAtB(x, a, n, z, k, m, n, k)
@@ -247,7 +256,7 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 			c[(m+i)*n+i] = sq
 		}
 		q, r, y := make([]T, p*p), make([]T, p*n), make([]T, n*k)
-		qrFactor(c, p, n, q, r)
+		qrFactor(c, p, n, q, r, nil)
 		mulAtB(y, q, p, b, k, m, n, k)
 		return triSolve(r, n, false, false, y, k, x) < 0 // R's top n×n block: rows of stride n
 	}
@@ -261,7 +270,7 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 		ct[(n+i)*m+i] = sq
 	}
 	q, r, z := make([]T, p*p), make([]T, p*m), make([]T, m*k)
-	qrFactor(ct, p, m, q, r)
+	qrFactor(ct, p, m, q, r, nil)
 	if triSolve(r, m, false, true, b, k, z) >= 0 {
 		return false
 	}

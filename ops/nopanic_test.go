@@ -483,7 +483,7 @@ func TestHostileInputsFail(t *testing.T) {
 		{"mean_sqerr_loss_grad", ops.Args{}, []*ndarray.Array{f(1), ndarray.Must(ndarray.Full(ndarray.Float64, 1, 1)), f(1), ndarray.Must(ndarray.FromSlice([]bool{true}, 1))}, "loss gradient"},
 		// Sizes that allocated before anything checked them.
 		{"tensorarrayv3", ops.Args{I: []int64{1 << 40}}, nil, "above the maximum"},
-		{"range", ops.Args{I: []int64{0, 1<<31 - 1}, D: []ndarray.DType{ndarray.Int64}}, nil, "allocation limit"},
+		{"range", ops.Args{I: []int64{0, 1<<31 - 1}, D: []ndarray.DType{ndarray.Int64}}, nil, "memory budget"},
 		{"pad_bp", ops.Args{}, []*ndarray.Array{f(1), ndarray.Must(ndarray.FromSlice([]int64{1 << 39, 0}, 1, 2)), f(3)}, "gradient of shape [3]"},
 		{"conv2d", ops.Args{I: []int64{1, 1, 1, 1, 1 << 40, 0, 1, 1, 0, 0, 0}}, []*ndarray.Array{f(1, 1, 1, 1), f(1, 1, 1, 1)}, "too many elements"},
 		{"conv2d", ops.Args{I: []int64{0, 0, 1, 1, 0, 0, 1 << 62, 1, 0, 0, 0}}, []*ndarray.Array{f(1, 1, 1, 1), f(2, 1, 1, 1)}, "too large"},

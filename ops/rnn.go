@@ -97,6 +97,9 @@ func gruForward[T float32 | float64](ctx *Ctx, name string, in []*ndarray.Array,
 	copy(hp, ndarray.Values[T](in[1]))
 	hs := ndarray.Raw[T](h)[:sL*n]
 	for t := 0; t < sL; t++ {
+		if err := ctx.Err(); err != nil { // a deadline ends a long sequence between steps
+			return fmt.Errorf("%s: %w", name, err)
+		}
 		if err := ndarray.MatMulInto(gh, hPrev, in[3], false, false); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
@@ -199,6 +202,9 @@ func gruBackward[T float32 | float64](ctx *Ctx, in []*ndarray.Array, sL, bS, nIn
 	clear(dwh)
 	dNext := make([]T, n)
 	for t := sL - 1; t >= 0; t-- {
+		if err := ctx.Err(); err != nil { // a deadline ends a long sequence between steps
+			return nil, err
+		}
 		if t > 0 {
 			copy(hp, hs[(t-1)*n:t*n])
 		} else {

@@ -161,6 +161,9 @@ func lstmBlockRun[T float32 | float64](c *Ctx, name string, in []*ndarray.Array,
 	xv := ndarray.Raw[T](xs)[:sL*nx]
 	step := append([]*ndarray.Array{nil, in[2], in[3]}, in[4:9]...)
 	for t := range steps {
+		if err := c.Err(); err != nil { // a deadline ends a long sequence between steps
+			return fail(fmt.Errorf("%s: %w", name, err))
+		}
 		xt, err := ndarray.Wrap(xv[t*nx:(t+1)*nx], p.bS, p.nIn)
 		if err != nil {
 			return fail(fmt.Errorf("%s: %w", name, err))
@@ -286,6 +289,9 @@ func lstmBlockBackward[T float32 | float64](c *Ctx, name string, in []*ndarray.A
 	copy(step[3:8], in[4:9])
 	wrap := func(v []T, cols int) *ndarray.Array { return ndarray.Must(ndarray.Wrap(v, p.bS, cols)) }
 	for t := steps - 1; t >= 0; t-- {
+		if err := c.Err(); err != nil { // a deadline ends a long sequence between steps
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
 		step[0] = wrap(xv[t*nx:(t+1)*nx], p.nIn)
 		if t == 0 {
 			step[1], step[2] = in[2], in[3]

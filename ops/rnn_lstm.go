@@ -577,6 +577,9 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 	rs := ndarray.Raw[T](ra)[:bS*g4]
 	lc := T(o.clip)
 	for s := 0; s < sL; s++ {
+		if err := ctx.Err(); err != nil { // a deadline ends a long sequence between steps
+			return fail(err)
+		}
 		hp, cp := tr.h[s*n:(s+1)*n], tr.c[s*n:(s+1)*n]
 		hn, cn := tr.h[(s+1)*n:(s+2)*n], tr.c[(s+1)*n:(s+2)*n]
 		hpa, err := ndarray.Wrap(hp, bS, nOut)
@@ -835,6 +838,9 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 		clear(dwp)
 	}
 	for s := sL - 1; s >= 0; s-- {
+		if err := ctx.Err(); err != nil { // a deadline ends a long sequence between steps
+			return fmt.Errorf("%s: %w", name, err)
+		}
 		z, a := tr.z[s*bS*g4:(s+1)*bS*g4], tr.a[s*bS*g4:(s+1)*bS*g4]
 		cp, cn, ac := tr.c[s*n:(s+1)*n], tr.c[(s+1)*n:(s+2)*n], tr.ac[s*n:(s+1)*n]
 		if err := lstmDeriv(o.gate, scratch[:2*n], z[:2*n], a[:2*n]); err != nil {

@@ -346,6 +346,11 @@ func sruRun[T float32 | float64](ctx *Ctx, name string, xs, wT, b, c0 *ndarray.A
 	hv, cv, xv := ndarray.Raw[T](hs)[:sL*n], ndarray.Raw[T](cs)[:sL*n], ndarray.Raw[T](xs)[:sL*n]
 	prev := c0
 	for t := range sL {
+		if err := ctx.Err(); err != nil { // a deadline ends a long sequence between steps
+			ctx.Release(hs)
+			ctx.Release(cs)
+			return nil, nil, err
+		}
 		xt := ndarray.Must(ndarray.Wrap(xv[t*n:(t+1)*n], bS, k))
 		h, c, f, r, z, err := sruCellForward[T](ctx, name, []*ndarray.Array{xt, prev, wT, b}, bS, k)
 		if err != nil {
@@ -461,6 +466,9 @@ func sruBackward[T float32 | float64](ctx *Ctx, in []*ndarray.Array, bS, k, sL i
 	}
 	wrap := func(v []T) *ndarray.Array { return ndarray.Must(ndarray.Wrap(v, bS, k)) }
 	for t := sL - 1; t >= 0; t-- {
+		if err := ctx.Err(); err != nil { // a deadline ends a long sequence between steps
+			return nil, err
+		}
 		prev := in[3]
 		if t > 0 {
 			prev = wrap(cv[(t-1)*n : t*n])

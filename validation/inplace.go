@@ -411,13 +411,14 @@ func dupOf(in []*ndarray.Array, i int) int {
 var snapPool [bits.UintSize]sync.Pool
 
 // getSnap returns n bytes of snapshot memory (not zeroed), within the
-// allocation limit that ndarray's allocations keep.
+// memory budget that ndarray's allocations keep (ndarray.Reserve; memory
+// from the pool is counted too, which at worst reads the heap sooner).
 func getSnap(n int) ([]byte, error) {
 	if n <= 0 {
 		return nil, nil
 	}
-	if limit := ndarray.AllocLimit(); n > limit {
-		return nil, fmt.Errorf("%d bytes are above the allocation limit of %d bytes: %w", n, limit, ndarray.ErrTooLarge)
+	if err := ndarray.Reserve(n); err != nil {
+		return nil, err
 	}
 	c := bits.Len(uint(n - 1)) // 1<<c >= n
 	if b, _ := snapPool[c].Get().(*[]byte); b != nil {

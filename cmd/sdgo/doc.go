@@ -7,7 +7,10 @@
 // version. Run `sdgo help` for the commands.
 //
 // Every command that reads a graph file takes -timeout, which bounds the
-// loading and what follows it. Input files that are not regular files (a
+// loading and what follows it, and -max-memory, the memory budget
+// (ndarray.SetAllocLimit: an array that would take the heap in use past it
+// is an error, exit 1, or 2 from gradcheck; by default what the rlimits,
+// the cgroup and the machine's available memory leave, less a quarter). Input files that are not regular files (a
 // pipe, a device) are read up to a cap: a graph stream up to
 // serialize.MaxStreamSize, a -feeds JSON file up to 1 GiB, a .npy feed no
 // further than its header's shape needs.

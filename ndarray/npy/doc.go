@@ -8,5 +8,5 @@
 // 1.0 to 3.0; writing produces the bytes numpy.save writes for the same
 // array. A malformed file is an error wrapping ErrFormat that names the
 // offset where it goes wrong; a header whose shape would pass the
-// allocation limit is refused before its data is read.
+// memory budget is refused before its data is read.
 package npy

@@ -62,7 +62,7 @@ func ReadFile(path string) (*ndarray.Array, error) {
 
 // Read decodes a .npy file from r, which must end where the file's data
 // ends. It reads the header first and then only the data bytes the header's
-// shape needs, refusing a shape whose data would pass the allocation limit
+// shape needs, refusing a shape whose data would pass the memory budget
 // (ndarray.AllocLimit) before it reads any: an endless or hostile stream
 // costs no more than its header and the data it really holds.
 func Read(r io.Reader) (*ndarray.Array, error) {
@@ -102,7 +102,12 @@ func Read(r io.Reader) (*ndarray.Array, error) {
 	size := hdr.dtype.Size()
 	need := int64(n) * int64(size)
 	if limit := int64(ndarray.AllocLimit()); need > limit {
-		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes, over the allocation limit of %d", ndarray.ErrTooLarge, hdr.shape, hdr.dtype, need, limit)
+		return nil, fmt.Errorf("%w: shape %v of %v needs %d data bytes, over the memory budget of %d", ndarray.ErrTooLarge, hdr.shape, hdr.dtype, need, limit)
+	}
+	// The data is read into memory of its own, which the budget counts
+	// from here (with what is already in use).
+	if err := ndarray.Reserve(int(need)); err != nil {
+		return nil, fmt.Errorf("shape %v of %v: %w", hdr.shape, hdr.dtype, err)
 	}
 	// The buffer grows with the data that arrives, so a short file with a
 	// large shape fails without taking the memory its header claims.

@@ -3,6 +3,7 @@ package createview_test
 import (
 	"errors"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -424,8 +425,9 @@ func TestWritePaths(t *testing.T) {
 // the op runs in a graph. Ctx.Alloc, which has no error to return, panicked
 // out of Write.
 func TestWriteAboveAllocLimit(t *testing.T) {
-	base := linspace(100, 100)
-	defer ndarray.SetAllocLimit(ndarray.SetAllocLimit(1000))
+	base := linspace(1000, 1000)
+	runtime.GC()
+	defer ndarray.SetAllocLimit(ndarray.SetAllocLimit(ndarray.MemoryInUse() + 1<<20)) // less than base's 8 MB
 	_, err := cv.Write(cv.OpAdd, base, f64([]int{}, 1), idxArrays(cv.Point(0))...)
 	if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), cv.OpAdd) {
 		t.Errorf("Write above the allocation limit: %v, want an error wrapping ErrTooLarge naming %s", err, cv.OpAdd)
