@@ -9,7 +9,7 @@
 // Every command that reads a graph file takes -timeout, which bounds the
 // loading and what follows it, and -max-memory, the memory budget
 // (ndarray.SetAllocLimit: an array that would take the heap in use past it
-// is an error, exit 1, or 2 from gradcheck; by default what the rlimits,
+// is an error, exit 1; by default what the rlimits,
 // the cgroup and the machine's available memory leave, less a quarter). Input files that are not regular files (a
 // pipe, a device) are read up to a cap: a graph stream up to
 // serialize.MaxStreamSize, a -feeds JSON file up to 1 GiB, a .npy feed no
@@ -19,7 +19,8 @@
 //
 //	0  done (gradcheck: every checked element passed)
 //	1  the run or the check failed (an op's error, a failing gradient, a
-//	   named output in a branch not taken), or stopped at -timeout
+//	   named output in a branch not taken), or stopped at -timeout or at
+//	   the -max-memory budget
 //	2  usage: flags, arguments, placeholder values given in flags
 //	3  a bad file: the graph file does not load (missing, not a graph file,
 //	   malformed), or a .npy or -feeds file cannot be read or makes no sense

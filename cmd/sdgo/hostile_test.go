@@ -234,7 +234,7 @@ func TestMemoryBudgetHostileGradcheck(t *testing.T) {
 	}{
 		// What does not fit is the next state, the listener's snapshot of it
 		// or the next iteration: each error names the loop's iteration.
-		{[]string{"-loss", "loss", loop}, 2, []string{"memory budget of 67108864 bytes", `"while", iteration`}},
+		{[]string{"-loss", "loss", loop}, 1, []string{"memory budget of 67108864 bytes", `"while", iteration`}},
 		{[]string{"-timeout", "500ms", "-loss", "loss", scale}, 1, []string{"deadline exceeded", `(in frame "while", iteration`}},
 		{[]string{"-unknown-size", "30000", unknown}, 2, []string{`placeholder "p"`, "float64 array of shape [30000 30000]", "memory budget"}},
 	} {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
 )
 
@@ -45,7 +46,9 @@ func exitFor(err error, def int) int {
 	switch {
 	case errors.As(err, &pe):
 		return exitInternal
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, ndarray.ErrTooLarge):
+		// Out of time or over the memory budget: the run failed, whatever
+		// the command was doing when it stopped.
 		return exitFailed
 	case errors.As(err, &ie):
 		return exitBadFile
