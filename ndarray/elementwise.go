@@ -136,11 +136,17 @@ func makeBinK[T Num](op BinaryOp) binK[T] {
 	var z T
 	switch any(z).(type) {
 	case float32:
+		if op == ReluGrad {
+			return binK[T]{vec: asT[func(d, x, y []T)](reluGrad32), one: one}
+		}
 		if k, ok := floatBinK(kernels.F32, op); ok {
 			return binK[T]{asT[func(d, x, y []T)](k.vec), asT[func(d, x []T, s T)](k.scR), asT[func(d []T, s T, x []T)](k.scL), one,
 				asT[func(d, x []T, incx int, y []T, incy int) int](k.str)}
 		}
 	case float64:
+		if op == ReluGrad {
+			return binK[T]{vec: asT[func(d, x, y []T)](reluGrad64), one: one}
+		}
 		if k, ok := floatBinK(kernels.F64, op); ok {
 			return binK[T]{asT[func(d, x, y []T)](k.vec), asT[func(d, x []T, s T)](k.scR), asT[func(d []T, s T, x []T)](k.scL), one,
 				asT[func(d, x []T, incx int, y []T, incy int) int](k.str)}
