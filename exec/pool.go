@@ -37,7 +37,9 @@ func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 	if n > 0 {
 		k := keyOf(dt, n)
 		p.mu.Lock()
-		p.asked[k] = true
+		if !p.asked[k] {
+			p.asked[k] = true
+		}
 		if l := p.free[k]; len(l) > 0 {
 			b := l[len(l)-1]
 			p.free[k] = l[:len(l)-1]
