@@ -156,3 +156,24 @@ func TestOutputChecks(t *testing.T) {
 		t.Error("NaN loss accepted")
 	}
 }
+
+// TestMLPFloor checks the floor's arithmetic: the step's products are
+// 2·128·(784·512 + 512·512 + 512·10) multiply-adds forward and as many for
+// the weights' gradients, and 2·128·(512·512 + 512·10) for the two hidden
+// activations' gradients, 410,779,648 FLOP; Adam moves seven arrays of
+// the 669,706 parameters.
+func TestMLPFloor(t *testing.T) {
+	f, err := mlpFloor(ndarray.Float32, 1, options{rounds: 1, steps: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.flops != 410779648 {
+		t.Errorf("flops %v, want 410779648", f.flops)
+	}
+	if f.bytes != 7*669706*4 {
+		t.Errorf("bytes %v, want %v", f.bytes, 7*669706*4)
+	}
+	if f.gemm <= 0 || f.bandwidth <= 0 || f.total() != f.gemm+f.adamTraffic {
+		t.Errorf("floor %+v: times and bandwidth must be positive and add up", f)
+	}
+}
