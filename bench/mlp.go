@@ -313,6 +313,14 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 		runs = append(runs, func() (time.Duration, error) { return p.peer.round(p.steps) })
 		times = append(times, p.t)
 	}
+	// The floor's parts take their rounds with the engines', so that
+	// all see the same load.
+	floor, gemm, stream, err := newMLPFloor(dt, threads)
+	if err != nil {
+		return result{}, err
+	}
+	runs = append(runs, func() (time.Duration, error) { return median(1, o.steps, gemm) },
+		func() (time.Duration, error) { return median(1, o.steps, stream) })
 	ts, err := interleavedN(o.rounds, runs...)
 	if err != nil {
 		return result{}, err
@@ -321,10 +329,7 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 	for i, t := range times {
 		*t = ts[2+i]
 	}
-	floor, err := mlpFloor(dt, threads, o)
-	if err != nil {
-		return result{}, err
-	}
+	floor.measured(ts[len(ts)-2], ts[len(ts)-1])
 	r.note = floor.String(r.sdgo)
 	return r, nil
 }
@@ -368,13 +373,14 @@ func fmaStream[T kernels.Float](k *kernels.Table[T], n, threads int) func() erro
 	}
 }
 
-// mlpFloor measures the floor (see gemmFloor) on threads cores, medians
-// over o.rounds rounds of o.steps steps. The products are the step's: the
+// newMLPFloor prepares the floor (see gemmFloor) on threads cores: it
+// counts the products' FLOPs and Adam's bytes and returns the two runs to
+// time, a step's products and one streaming pass (warmed up), whose times
+// per step measured gives the floor. The products are the step's: the
 // three layers forward, each weight's gradient Xᵀ·G, and the gradients of
 // the two hidden activations G·Wᵀ (the batch's needs none).
-func mlpFloor(dt ndarray.DType, threads int, o options) (gemmFloor, error) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(threads))
-	f := gemmFloor{threads: threads}
+func newMLPFloor(dt ndarray.DType, threads int) (f *gemmFloor, gemm, stream func() error, err error) {
+	f = &gemmFloor{threads: threads}
 	arr := func(s ...int) *ndarray.Array { return ndarray.Must(ndarray.Full(dt, 0.01, s...)) }
 	type product struct {
 		out, a, b *ndarray.Array
@@ -391,7 +397,7 @@ func mlpFloor(dt ndarray.DType, threads int, o options) (gemmFloor, error) {
 			f.flops += 2 * batch * float64(l[0]*l[1])
 		}
 	}
-	run := func() error {
+	gemm = func() error {
 		for _, p := range ps {
 			if err := ndarray.MatMulInto(p.out, p.a, p.b, p.ta, p.tb); err != nil {
 				return err
@@ -399,19 +405,14 @@ func mlpFloor(dt ndarray.DType, threads int, o options) (gemmFloor, error) {
 		}
 		return nil
 	}
-	if err := warmUp(3, run); err != nil {
-		return f, err
-	}
-	var err error
-	if f.gemm, err = median(o.rounds, o.steps, run); err != nil {
-		return f, err
+	if err := warmUp(3, gemm); err != nil {
+		return nil, nil, nil, err
 	}
 	params := 0
 	for _, l := range layers {
 		params += l[0]*l[1] + l[1]
 	}
 	f.bytes = 7 * float64(params*dt.Size())
-	stream := func() error { return nil }
 	switch dt {
 	case ndarray.Float32:
 		stream = fmaStream(kernels.F32, params, threads)
@@ -419,15 +420,17 @@ func mlpFloor(dt ndarray.DType, threads int, o options) (gemmFloor, error) {
 		stream = fmaStream(kernels.F64, params, threads)
 	}
 	if err := warmUp(3, stream); err != nil {
-		return f, err
+		return nil, nil, nil, err
 	}
-	t, err := median(o.rounds, o.steps, stream)
-	if err != nil {
-		return f, err
-	}
-	f.bandwidth = 4 * float64(params*dt.Size()) / t.Seconds()
+	return f, gemm, stream, nil
+}
+
+// measured completes the floor from the time per step of its products and
+// of one streaming pass.
+func (f *gemmFloor) measured(gemm, stream time.Duration) {
+	f.gemm = gemm
+	f.bandwidth = 4 * f.bytes / 7 / stream.Seconds()
 	f.adamTraffic = time.Duration(f.bytes / f.bandwidth * float64(time.Second))
-	return f, nil
 }
 
 // mlpArrays returns the batch and g's initial parameters by the names
