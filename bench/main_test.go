@@ -156,3 +156,35 @@ func TestOutputChecks(t *testing.T) {
 		t.Error("NaN loss accepted")
 	}
 }
+
+// TestMLPFloor checks the floor's arithmetic: the step's products are
+// 2·128·(784·512 + 512·512 + 512·10) multiply-adds forward and as many for
+// the weights' gradients, and 2·128·(512·512 + 512·10) for the two hidden
+// activations' gradients, 410,779,648 FLOP; Adam moves seven arrays of
+// the 669,706 parameters, 7/4 of the four a streaming pass moves, so a
+// pass of 1 ms makes Adam's traffic 1.75 ms.
+func TestMLPFloor(t *testing.T) {
+	f, gemm, stream, err := newMLPFloor(ndarray.Float32, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gemm(); err != nil {
+		t.Fatal(err)
+	}
+	if err := stream(); err != nil {
+		t.Fatal(err)
+	}
+	if f.flops != 410779648 {
+		t.Errorf("flops %v, want 410779648", f.flops)
+	}
+	if f.bytes != 7*669706*4 {
+		t.Errorf("bytes %v, want %v", f.bytes, 7*669706*4)
+	}
+	f.measured(10*time.Millisecond, time.Millisecond)
+	if f.adamTraffic != 1750*time.Microsecond || f.total() != 11750*time.Microsecond {
+		t.Errorf("Adam's traffic %v and the floor %v from a 1 ms pass and 10 ms of products, want 1.75ms and 11.75ms", f.adamTraffic, f.total())
+	}
+	if want := "GEMM floor on 1 core(s): 410.8 MFLOP of products in 10ms (41.1 GFLOP/s) + Adam's 18.8 MB at 10.7 GB/s (1.75ms) = 11.75ms; the step is 0.85x the floor\n"; f.String(10*time.Millisecond) != want {
+		t.Errorf("note %q, want %q", f.String(10*time.Millisecond), want)
+	}
+}

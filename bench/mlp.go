@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"sync"
 	"time"
 
 	G "gorgonia.org/gorgonia"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/sdgo/sdgo/exec"
 	"github.com/sdgo/sdgo/graph"
+	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ndarray/densetensor"
 	"github.com/sdgo/sdgo/train"
@@ -219,7 +221,7 @@ func mlpBench(f64 bool, o options) ([]result, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows[len(rows)-1].note = note
+		rows[len(rows)-1].note += note
 	}
 	return rows, nil
 }
@@ -311,6 +313,14 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 		runs = append(runs, func() (time.Duration, error) { return p.peer.round(p.steps) })
 		times = append(times, p.t)
 	}
+	// The floor's parts take their rounds with the engines', so that
+	// all see the same load.
+	floor, gemm, stream, err := newMLPFloor(dt, threads)
+	if err != nil {
+		return result{}, err
+	}
+	runs = append(runs, func() (time.Duration, error) { return median(1, o.steps, gemm) },
+		func() (time.Duration, error) { return median(1, o.steps, stream) })
 	ts, err := interleavedN(o.rounds, runs...)
 	if err != nil {
 		return result{}, err
@@ -319,7 +329,108 @@ func mlpTimes(dt ndarray.DType, threads int, o options) (result, error) {
 	for i, t := range times {
 		*t = ts[2+i]
 	}
+	floor.measured(ts[len(ts)-2], ts[len(ts)-1])
+	r.note = floor.String(r.sdgo)
 	return r, nil
+}
+
+// gemmFloor is what a training step of the MLP cannot go below in sdgo: its
+// matrix products, run alone with the same shapes, transpositions and cores
+// through the routine the matmul ops call, and Adam's memory traffic at
+// the bandwidth a streaming kernel reaches.
+type gemmFloor struct {
+	threads     int
+	flops       float64       // of the products
+	gemm        time.Duration // the products, per step
+	bytes       float64       // Adam reads p, g, m, v and writes p, m, v
+	bandwidth   float64       // bytes per second of kernels.FMA over arrays of the parameters' size
+	adamTraffic time.Duration // bytes / bandwidth
+}
+
+func (f gemmFloor) total() time.Duration { return f.gemm + f.adamTraffic }
+
+// String shows the floor's computation beside step, sdgo's time per step.
+func (f gemmFloor) String(step time.Duration) string {
+	return fmt.Sprintf("GEMM floor on %d core(s): %.1f MFLOP of products in %v (%.1f GFLOP/s) + Adam's %.1f MB at %.1f GB/s (%v) = %v; the step is %.2fx the floor\n",
+		f.threads, f.flops/1e6, f.gemm.Round(time.Microsecond), f.flops/f.gemm.Seconds()/1e9, f.bytes/1e6, f.bandwidth/1e9,
+		f.adamTraffic.Round(time.Microsecond), f.total().Round(time.Microsecond), float64(step)/float64(f.total()))
+}
+
+// fmaStream returns a function that runs kernels' FMA over four arrays of
+// n elements, split between threads goroutines, as the trainer splits
+// Adam's update.
+func fmaStream[T kernels.Float](k *kernels.Table[T], n, threads int) func() error {
+	d, x, y, z := make([]T, n), make([]T, n), make([]T, n), make([]T, n)
+	return func() error {
+		var wg sync.WaitGroup
+		per := (n + threads - 1) / threads
+		for lo := 0; lo < n; lo += per {
+			hi := min(lo+per, n)
+			wg.Go(func() { k.FMA(d[lo:hi], x[lo:hi], y[lo:hi], z[lo:hi]) })
+		}
+		wg.Wait()
+		return nil
+	}
+}
+
+// newMLPFloor prepares the floor (see gemmFloor) on threads cores: it
+// counts the products' FLOPs and Adam's bytes and returns the two runs to
+// time, a step's products and one streaming pass (warmed up), whose times
+// per step measured gives the floor. The products are the step's: the
+// three layers forward, each weight's gradient Xᵀ·G, and the gradients of
+// the two hidden activations G·Wᵀ (the batch's needs none).
+func newMLPFloor(dt ndarray.DType, threads int) (f *gemmFloor, gemm, stream func() error, err error) {
+	f = &gemmFloor{threads: threads}
+	arr := func(s ...int) *ndarray.Array { return ndarray.Must(ndarray.Full(dt, 0.01, s...)) }
+	type product struct {
+		out, a, b *ndarray.Array
+		ta, tb    bool
+	}
+	var ps []product
+	for i, l := range layers {
+		x, w, g := arr(batch, l[0]), arr(l[0], l[1]), arr(batch, l[1])
+		ps = append(ps, product{arr(batch, l[1]), x, w, false, false}, // forward
+			product{arr(l[0], l[1]), x, g, true, false}) // the weight's gradient
+		f.flops += 2 * 2 * batch * float64(l[0]*l[1])
+		if i > 0 {
+			ps = append(ps, product{arr(batch, l[0]), g, w, false, true}) // the input's gradient
+			f.flops += 2 * batch * float64(l[0]*l[1])
+		}
+	}
+	gemm = func() error {
+		for _, p := range ps {
+			if err := ndarray.MatMulInto(p.out, p.a, p.b, p.ta, p.tb); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := warmUp(3, gemm); err != nil {
+		return nil, nil, nil, err
+	}
+	params := 0
+	for _, l := range layers {
+		params += l[0]*l[1] + l[1]
+	}
+	f.bytes = 7 * float64(params*dt.Size())
+	switch dt {
+	case ndarray.Float32:
+		stream = fmaStream(kernels.F32, params, threads)
+	default:
+		stream = fmaStream(kernels.F64, params, threads)
+	}
+	if err := warmUp(3, stream); err != nil {
+		return nil, nil, nil, err
+	}
+	return f, gemm, stream, nil
+}
+
+// measured completes the floor from the time per step of its products and
+// of one streaming pass.
+func (f *gemmFloor) measured(gemm, stream time.Duration) {
+	f.gemm = gemm
+	f.bandwidth = 4 * f.bytes / 7 / stream.Seconds()
+	f.adamTraffic = time.Duration(f.bytes / f.bandwidth * float64(time.Second))
 }
 
 // mlpArrays returns the batch and g's initial parameters by the names

@@ -9,11 +9,16 @@ import (
 // pool keeps released buffers for reuse, by dtype and length. It is shared
 // by a session's runs.
 type pool struct {
-	mu    sync.Mutex
-	free  map[poolKey][]*ndarray.Buffer
-	asked map[poolKey]bool // the dtypes and lengths get was asked for
-	bytes int
-	max   int // bytes kept at most; beyond, released buffers go to the GC
+	mu      sync.Mutex
+	classes map[poolKey]*sizeClass
+	bytes   int
+	max     int // bytes kept at most; beyond, released buffers go to the GC
+}
+
+// sizeClass is the pool's record of one dtype and length: one map lookup
+// per get and per put, which every op of a run makes.
+type sizeClass struct {
+	free []*ndarray.Buffer
 }
 
 // poolKey is a dtype and a length packed in one word: a map keyed by a
@@ -24,11 +29,12 @@ type poolKey uint64
 func keyOf(dt ndarray.DType, n int) poolKey { return poolKey(uint64(n)<<8 | uint64(dt)) }
 
 func newPool(maxBytes int) *pool {
-	return &pool{free: map[poolKey][]*ndarray.Buffer{}, asked: map[poolKey]bool{}, max: maxBytes}
+	return &pool{classes: map[poolKey]*sizeClass{}, max: maxBytes}
 }
 
 // get returns a packed array of dtype dt and this shape, on a recycled
-// buffer when one fits; its elements are unspecified.
+// buffer when one fits; its elements are unspecified. A size get was asked
+// for has a class from then on, which put keeps buffers for.
 func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 	n := 1
 	for _, d := range shape {
@@ -37,10 +43,15 @@ func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 	if n > 0 {
 		k := keyOf(dt, n)
 		p.mu.Lock()
-		p.asked[k] = true
-		if l := p.free[k]; len(l) > 0 {
+		c := p.classes[k]
+		if c == nil {
+			c = &sizeClass{}
+			p.classes[k] = c
+		}
+		if l := c.free; len(l) > 0 {
 			b := l[len(l)-1]
-			p.free[k] = l[:len(l)-1]
+			l[len(l)-1] = nil
+			c.free = l[:len(l)-1]
 			p.bytes -= n * dt.Size()
 			p.mu.Unlock()
 			a, err := ndarray.PackedOn(b, shape)
@@ -77,11 +88,11 @@ func (p *pool) put(b *ndarray.Buffer) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	k := keyOf(b.DType(), b.Len())
-	if !p.asked[k] || p.bytes+sz > p.max || len(p.free[k]) >= maxPerSize {
+	c := p.classes[keyOf(b.DType(), b.Len())]
+	if c == nil || p.bytes+sz > p.max || len(c.free) >= maxPerSize {
 		return
 	}
-	p.free[k] = append(p.free[k], b)
+	c.free = append(c.free, b)
 	p.bytes += sz
 }
 

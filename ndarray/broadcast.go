@@ -9,13 +9,7 @@ func BroadcastShapes(a, b []int) ([]int, error) {
 	n := max(len(a), len(b))
 	out := make([]int, n)
 	for i := 0; i < n; i++ {
-		da, db := 1, 1
-		if j := len(a) - n + i; j >= 0 {
-			da = a[j]
-		}
-		if j := len(b) - n + i; j >= 0 {
-			db = b[j]
-		}
+		da, db := aligned(a, n, i), aligned(b, n, i)
 		s, ok := BroadcastSize(da, db)
 		if !ok {
 			return nil, fmt.Errorf("shapes %v and %v do not broadcast (axis %d: %d vs %d)", a, b, i, da, db)
@@ -23,6 +17,31 @@ func BroadcastShapes(a, b []int) ([]int, error) {
 		out[i] = s
 	}
 	return out, nil
+}
+
+// aligned is the size of shape's axis that stands at axis i of a
+// broadcast to rank n: 1 where shape has no such axis.
+func aligned(shape []int, n, i int) int {
+	if j := len(shape) - n + i; j >= 0 {
+		return shape[j]
+	}
+	return 1
+}
+
+// broadcastsTo reports whether BroadcastShapes(a, b) is shape, without
+// allocating.
+func broadcastsTo(shape, a, b []int) bool {
+	n := max(len(a), len(b))
+	if len(shape) != n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		da, db := aligned(a, n, i), aligned(b, n, i)
+		if s, ok := BroadcastSize(da, db); !ok || s != shape[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // BroadcastSize is the rule BroadcastShapes applies to each pair of aligned

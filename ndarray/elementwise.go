@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/sdgo/sdgo/kernels"
 )
@@ -136,11 +135,17 @@ func makeBinK[T Num](op BinaryOp) binK[T] {
 	var z T
 	switch any(z).(type) {
 	case float32:
+		if op == ReluGrad {
+			return binK[T]{vec: asT[func(d, x, y []T)](reluGrad32), one: one}
+		}
 		if k, ok := floatBinK(kernels.F32, op); ok {
 			return binK[T]{asT[func(d, x, y []T)](k.vec), asT[func(d, x []T, s T)](k.scR), asT[func(d []T, s T, x []T)](k.scL), one,
 				asT[func(d, x []T, incx int, y []T, incy int) int](k.str)}
 		}
 	case float64:
+		if op == ReluGrad {
+			return binK[T]{vec: asT[func(d, x, y []T)](reluGrad64), one: one}
+		}
 		if k, ok := floatBinK(kernels.F64, op); ok {
 			return binK[T]{asT[func(d, x, y []T)](k.vec), asT[func(d, x []T, s T)](k.scR), asT[func(d []T, s T, x []T)](k.scL), one,
 				asT[func(d, x []T, incx int, y []T, incy int) int](k.str)}
@@ -330,11 +335,13 @@ func BinaryShape(op BinaryOp, a, b *Array) ([]int, error) {
 // broadcast shape. dst may be a or b (or share their buffer exactly), but must
 // not overlap them otherwise.
 func BinaryInto(op BinaryOp, dst, a, b *Array) error {
-	shape, err := BinaryShape(op, a, b)
-	if err != nil {
-		return err
-	}
-	if dst.DType() != a.DType() || !slices.Equal(dst.shape, shape) {
+	// Checked without building the broadcast shape, which would allocate
+	// on every op a graph runs; only an error computes it.
+	if a.DType() != b.DType() || !a.DType().IsNumeric() || dst.DType() != a.DType() || !broadcastsTo(dst.shape, a.shape, b.shape) {
+		shape, err := BinaryShape(op, a, b)
+		if err != nil {
+			return err
+		}
 		return fmt.Errorf("ndarray: %v into a %v%v array, want %v%v", op, dst.DType(), dst.shape, a.DType(), shape)
 	}
 	switch a.DType() {

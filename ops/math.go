@@ -38,9 +38,15 @@ func binaryDef(name string, op ndarray.BinaryOp, doc string, grad GradFunc, alia
 			return infos(o), nil
 		},
 		Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
-			shape, err := ndarray.BroadcastShapes(in[0].Shape(), in[1].Shape())
-			if err != nil {
-				return nil, err
+			// Operands of one shape (most of a graph's) need no
+			// broadcast shape built: the executor copies the shape it
+			// is given.
+			shape := in[0].Shape()
+			if !ndarray.SameShape(shape, in[1].Shape()) {
+				var err error
+				if shape, err = ndarray.BroadcastShapes(shape, in[1].Shape()); err != nil {
+					return nil, err
+				}
 			}
 			dt := a.DType(0, in[0].DType())
 			if dt == in[0].DType() && dt == in[1].DType() {
