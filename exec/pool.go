@@ -101,7 +101,11 @@ func (p *pool) put(b *ndarray.Buffer) {
 func (p *pool) drain() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	clear(p.free)
+	// The classes stay: put keeps taking buffers of the sizes asked for.
+	for _, c := range p.classes {
+		clear(c.free)
+		c.free = c.free[:0]
+	}
 	p.bytes = 0
 }
 
