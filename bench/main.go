@@ -167,7 +167,11 @@ func main() {
 	}
 	torch := "PyTorch not found (neither $PYTHON, python3 nor /usr/bin/python3 imports torch; Debian: apt-get install python3-torch)"
 	if v := torchVersion(); v != "" {
-		torch = "PyTorch " + v + " (" + torchOnce.python + "; OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and torch.set_num_threads set to the cores)"
+		torch = "PyTorch " + v + " (" + torchOnce.python + "; OPENBLAS_NUM_THREADS, OMP_NUM_THREADS and torch.set_num_threads set to the cores"
+		if ct := openblasCoreType(); ct != "" {
+			torch += "; OPENBLAS_CORETYPE=" + ct
+		}
+		torch += ")"
 	}
 	gomlx := "GoMLX v0.26.0 (simplego backend, bench/gomlx; parallelism and GOMAXPROCS set to the cores)"
 	if _, err := gomlxPeerBinary(); err != nil {

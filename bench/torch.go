@@ -5,11 +5,13 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/sdgo/sdgo/ndarray"
+	"golang.org/x/sys/cpu"
 )
 
 // PyTorch is a peer when python3 imports torch (Debian's python3-torch,
@@ -59,6 +61,30 @@ func startTorch(model string, dt ndarray.DType, threads int, arrays map[string]*
 		n := strconv.Itoa(threads)
 		cmd := osexec.Command(torchOnce.python, script, model, dt.String(), n, data)
 		cmd.Env = append(os.Environ(), "OPENBLAS_NUM_THREADS="+n, "OMP_NUM_THREADS="+n, "MKL_NUM_THREADS="+n)
+		if ct := openblasCoreType(); ct != "" {
+			cmd.Env = append(cmd.Env, "OPENBLAS_CORETYPE="+ct)
+		}
 		return cmd, nil
 	})
+}
+
+// openblasCoreType is the OPENBLAS_CORETYPE the PyTorch peer runs with:
+// the caller's when set, else the kernels this CPU's features allow. Debian's
+// OpenBLAS 0.3.21 picks its kernels by CPU model and falls back to its SSE3
+// Prescott ones on a model it does not know, as a VM's often is; timing
+// PyTorch on those would flatter sdgo.
+func openblasCoreType() string {
+	if ct, ok := os.LookupEnv("OPENBLAS_CORETYPE"); ok {
+		return ct
+	}
+	if runtime.GOARCH != "amd64" {
+		return ""
+	}
+	switch {
+	case cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ:
+		return "SkylakeX"
+	case cpu.X86.HasAVX2 && cpu.X86.HasFMA:
+		return "Haswell"
+	}
+	return ""
 }
