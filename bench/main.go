@@ -59,6 +59,8 @@ var benches = []struct {
 	{"chain50", func(o options) ([]result, error) { return chainBench(o.rounds, o.steps*50) }},
 	{"views", func(o options) ([]result, error) { return viewsBench(o.rounds, o.steps) }},
 	{"parallel", func(o options) ([]result, error) { return parallelBench(o.rounds, o.steps) }},
+	{"conv3x3", func(o options) ([]result, error) { return convBench("conv3x3", o) }},
+	{"lenet", func(o options) ([]result, error) { return convBench("lenet", o) }},
 }
 
 // bench returns the model named name, or nil.

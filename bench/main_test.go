@@ -87,7 +87,7 @@ func TestParseFlags(t *testing.T) {
 	if err != nil || o.rounds != 3 || o.steps != 2 || o.long != 0 || !slices.Equal(o.models, []string{"chain50", "views"}) || !slices.Equal(o.threads, []int{2, 1}) {
 		t.Errorf("good flags: %+v, %v", o, err)
 	}
-	if o, err := parseFlags(nil); err != nil || len(o.models) != 5 || o.long != 1000 || !slices.Equal(o.threads, []int{1, 2}) {
+	if o, err := parseFlags(nil); err != nil || len(o.models) != len(benches) || o.long != 1000 || !slices.Equal(o.threads, []int{1, 2}) {
 		t.Errorf("defaults: %+v, %v", o, err)
 	}
 	for _, c := range []struct {
