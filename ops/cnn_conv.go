@@ -624,10 +624,21 @@ func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 						continue
 					}
 					src := plane[ih*d.iW : (ih+1)*d.iW]
-					fillT(dst[:lo], pad)
-					fillT(dst[hi:], pad)
-					if cfg.sW == 1 {
+					for i := range dst[:lo] {
+						dst[i] = pad
+					}
+					for i := hi; i < len(dst); i++ {
+						dst[i] = pad
+					}
+					if cfg.sW == 1 && hi-lo >= 32 {
 						copy(dst[lo:hi], src[lo-d.pW+off:])
+						continue
+					}
+					if cfg.sW == 1 && lo < hi {
+						// short rows: a loop costs less than the call
+						for i, v := range src[lo-d.pW+off : hi-d.pW+off] {
+							dst[lo+i] = v
+						}
 						continue
 					}
 					for ow := lo; ow < hi; ow++ {
@@ -717,9 +728,17 @@ func col2imNCHW[T kernels.Float](p conv2dPlan, col, im []T, scratch bool) {
 					}
 					src := row[oh*d.oW : (oh+1)*d.oW]
 					dst := plane[ih*d.iW : (ih+1)*d.iW]
-					if cfg.sW == 1 && lo < hi {
+					if cfg.sW == 1 && hi-lo >= 64 {
 						dd := dst[lo-d.pW+off : hi-d.pW+off]
 						add(dd, dd, src[lo:hi])
+						continue
+					}
+					if cfg.sW == 1 && lo < hi {
+						// short rows: the call would cost more than the loop
+						dd := dst[lo-d.pW+off : hi-d.pW+off]
+						for i, v := range src[lo:hi] {
+							dd[i] += v
+						}
 						continue
 					}
 					for ow := lo; ow < hi; ow++ {

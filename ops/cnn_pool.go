@@ -544,15 +544,10 @@ func poolPlanesForward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMo
 				r0, r1 := xp[top:top+iW], xp[top+iW:top+2*iW]
 				for ow := range orow {
 					i := ow * sW
-					m := r0[i]
-					if v := r0[i+1]; v > m {
-						m = v
-					}
-					if v := r1[i]; v > m {
-						m = v
-					}
-					if v := r1[i+1]; v > m {
-						m = v
+					m := max(r0[i], r0[i+1], r1[i], r1[i+1])
+					if m != m || m == 0 {
+						// a NaN, or a zero whose sign the first one decides
+						m, _ = max2x2Rule(r0[i], r0[i+1], r1[i], r1[i+1])
 					}
 					orow[ow] = m
 				}
@@ -584,6 +579,28 @@ func poolPlanesForward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMo
 	}
 }
 
+// The 2x2 max pooling loops find a window's maximum and its place without
+// a branch: by poolForward's rule (the first value, then each later one
+// greater than the maximum so far) the branches mispredict about half the
+// time on random data. The builtin max gives the maximum, and its place is
+// the first value with the same bits, found in integer arithmetic. The
+// builtin differs from the rule only when a NaN is in the window or the
+// maximum is a zero (whose sign the first one decides), and those windows,
+// the only ones where equal values can have other bits, take the rule
+// itself (max2x2Rule).
+
+// max2x2Rule returns the maximum of a 2x2 window (a, b over c, d) by
+// poolForward's rule, and which of the four it is.
+func max2x2Rule[T float32 | float64](a, b, c, d T) (T, int) {
+	m, k := a, 0
+	for j, v := range [3]T{b, c, d} {
+		if v > m {
+			m, k = v, j+1
+		}
+	}
+	return m, k
+}
+
 // poolPlanesBackward is poolBackward when poolPlanar holds: dx, zeroed,
 // receives each output's gradient at its window's first maximum, or
 // spread evenly over its window.
@@ -596,6 +613,22 @@ func poolPlanesBackward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolM
 		for oh := 0; oh < oH; oh++ {
 			grow := gp[oh*oW : (oh+1)*oW]
 			top := oh * sH * iW
+			if mode == poolMax && kH == 2 && kW == 2 {
+				r0, r1 := xp[top:top+iW], xp[top+iW:top+2*iW]
+				for ow, gv := range grow {
+					i := ow * sW
+					a, b, c, d := r0[i], r0[i+1], r1[i], r1[i+1]
+					var k int
+					if m := max(a, b, c, d); m != m || m == 0 {
+						_, k = max2x2Rule(a, b, c, d)
+					} else {
+						mb := math.Float64bits(float64(m))
+						k = bitsDiffer(a, mb) * (1 + bitsDiffer(b, mb)*(1+bitsDiffer(c, mb)))
+					}
+					dp[top+(k>>1)*iW+i+k&1] += gv
+				}
+				continue
+			}
 			for ow, gv := range grow {
 				base := top + ow*sW
 				if mode == poolMax {
@@ -722,3 +755,9 @@ var maxPoolWithArgmaxOp = Register(&Def{
 		return b.Op("maxpool2d_bp", n.Args.Clone(), n.In[0], d[0])
 	},
 })
+
+// bitsDiffer is 1 when v's bits as a float64 are not mb, else 0.
+func bitsDiffer[T float32 | float64](v T, mb uint64) int {
+	x := math.Float64bits(float64(v)) ^ mb
+	return int((x | -x) >> 63)
+}
