@@ -616,6 +616,16 @@ func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 					im2colShifted(p, plane, row, kh, lo, hi, off, pad)
 					continue
 				}
+				if s0, ok := p.insideRows(kh, lo, hi, off); ok {
+					// every cell inside: rows of oW from rows iW apart
+					for oh := 0; oh < d.oH; oh++ {
+						dst, src := row[oh*d.oW:(oh+1)*d.oW], plane[s0+oh*d.iW:s0+oh*d.iW+d.oW]
+						for i := range dst {
+							dst[i] = src[i]
+						}
+					}
+					continue
+				}
 				for oh := 0; oh < d.oH; oh++ {
 					dst := row[oh*d.oW : (oh+1)*d.oW]
 					ih := oh*cfg.sH - d.pH + kh*cfg.dH
@@ -648,6 +658,19 @@ func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 			}
 		}
 	}
+}
+
+// insideRows reports whether, with unit strides, every cell of the column
+// row of kernel cell (kh, kw at offset off, its inside columns [lo, hi))
+// lies inside the image, as in a VALID convolution; s0 is then the input
+// cell of its first.
+func (p conv2dPlan) insideRows(kh, lo, hi, off int) (s0 int, ok bool) {
+	d := p.d
+	ih0 := kh*p.cfg.dH - d.pH
+	if p.cfg.sH != 1 || p.cfg.sW != 1 || lo != 0 || hi != d.oW || ih0 < 0 || ih0+d.oH > d.iH {
+		return 0, false
+	}
+	return ih0*d.iW + off - d.pW, true
 }
 
 // wholeRows reports whether a row of the NCHW column matrix is, over the
@@ -718,6 +741,15 @@ func col2imNCHW[T kernels.Float](p conv2dPlan, col, im []T, scratch bool) {
 					if a < b {
 						dst := plane[s+a : s+b]
 						add(dst, dst, row[ohLo*d.oW+a:ohLo*d.oW+b])
+					}
+					continue
+				}
+				if s0, ok := p.insideRows(kh, lo, hi, off); ok {
+					for oh := 0; oh < d.oH; oh++ {
+						src, dst := row[oh*d.oW:(oh+1)*d.oW], plane[s0+oh*d.iW:s0+oh*d.iW+d.oW]
+						for i := range src {
+							dst[i] += src[i]
+						}
 					}
 					continue
 				}

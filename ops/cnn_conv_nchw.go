@@ -24,6 +24,10 @@ import (
 // K·P column matrix. A 1x1 convolution with unit strides and no padding
 // lowers to the image itself, so it skips the scratch.
 
+// convPixelSlice is how many pixels the weights gradient's GEMM sums at
+// once.
+const convPixelSlice = 256
+
 // convMinMacs is the least work, in multiply-adds, worth another core.
 const convMinMacs = 1 << 21
 
@@ -146,7 +150,12 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 			if w > 0 {
 				dst = acc[(w-1)*kc : w*kc]
 			}
-			kernels.Gemm(1, p.K, d.oC, p.P, 1, col, p.P, 1, g, 1, p.P, 1, dst, d.oC, 1)
+			// In slices of the pixels, so that the slice of g's
+			// transpose the GEMM copies stays in L1 across A's rows.
+			for p0 := 0; p0 < p.P; p0 += convPixelSlice {
+				n := min(convPixelSlice, p.P-p0)
+				kernels.Gemm(1, p.K, d.oC, n, 1, col[p0:], p.P, 1, g[p0:], 1, p.P, 1, dst, d.oC, 1)
+			}
 		}
 		if dxv == nil {
 			return
