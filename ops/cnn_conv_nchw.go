@@ -36,27 +36,26 @@ func convWorkers(n int, macs float64) int {
 	return max(1, min(runtime.GOMAXPROCS(0), n, int(float64(n)*macs/convMinMacs)))
 }
 
-// eachImage calls f(w, i) for every image i < n, on nw goroutines, w < nw
-// naming the goroutine (and so its scratch). It returns false, with some
+// eachImage calls f(w, i) for every image i < n, the images split into
+// nw parts (part w from image w·n/nw to (w+1)·n/nw), each part on one
+// goroutine, up to nw at once; w names the part and so its scratch. The
+// parts do not depend on the timing, so what each one sums (the weights
+// gradient) is the same from run to run. It returns false, with some
 // images left out, once stop says so.
 func eachImage(nw, n int, stop func() bool, f func(w, i int)) bool {
-	var next, slot atomic.Int64
+	var next atomic.Int64
 	var stopped atomic.Bool
 	kernels.Parallel(nw-1, func() {
-		w := int(slot.Add(1) - 1)
-		if w >= nw {
-			return
-		}
-		for !stopped.Load() {
-			i := int(next.Add(1) - 1)
-			if i >= n {
-				return
+		// A goroutine takes parts until none is left: a helper that
+		// starts late may find none.
+		for w := int(next.Add(1) - 1); w < nw; w = int(next.Add(1) - 1) {
+			for i := w * n / nw; i < (w+1)*n/nw; i++ {
+				if stopped.Load() || (stop != nil && stop()) {
+					stopped.Store(true)
+					return
+				}
+				f(w, i)
 			}
-			if stop != nil && stop() {
-				stopped.Store(true)
-				return
-			}
-			f(w, i)
 		}
 	})
 	return !stopped.Load()
