@@ -13,15 +13,16 @@ import (
 // enough to stay in the core's cache while the GEMMs read it, and the
 // images are shared out over the cores, each with its own scratch, so
 // that the lowering and the col2im run in parallel as the products do.
-// The products all read their operands in place on the direct kernel:
+// The products run on the direct kernel, which reads A with any strides
+// and B by rows:
 //
 //	forward:  out_i[oC, P] = W[oC, K] · col_i[K, P]
-//	weights:  dWᵀ[K, oC] += col_i[K, P] · g_iᵀ[P, oC]   (per core, summed)
+//	weights:  dWᵀ[K, oC] += col_i[K, P] · g_iᵀ[P, oC]   (per part, summed)
 //	input:    dcol_i[K, P] = Wᵀ[K, oC] · g_i[oC, P], then col2im into dx_i
 //
-// The weights gradient is formed transposed so that the operand the
-// kernel needs row-major is the gradient's image (oC·P elements), not the
-// K·P column matrix. A 1x1 convolution with unit strides and no padding
+// The weights gradient is formed transposed so that the operand the GEMM
+// must copy to rows is the output gradient's image (oC·P elements), not
+// the K·P column matrix. A 1x1 convolution with unit strides and no padding
 // lowers to the image itself, so it skips the scratch.
 
 // convPixelSlice is how many pixels the weights gradient's GEMM sums at
