@@ -37,30 +37,40 @@ func convWorkers(n int, macs float64) int {
 	return max(1, min(runtime.GOMAXPROCS(0), n, int(float64(n)*macs/convMinMacs)))
 }
 
-// eachImage calls f(w, i) for every image i < n, the images split into
-// nw parts (part w from image w·n/nw to (w+1)·n/nw), each part on one
-// goroutine, up to nw at once; w names the part and so its scratch. The
-// parts do not depend on the timing, so what each one sums (the weights
-// gradient) is the same from run to run. It returns false, with some
-// images left out, once stop says so.
-func eachImage(nw, n int, stop func() bool, f func(w, i int)) bool {
-	var next atomic.Int64
+// eachPart calls f(w, j) for every part j < np, the parts taken as they
+// come by up to nw goroutines, w < nw naming the goroutine (and so its
+// scratch). It returns false, with some parts left out, once stop says
+// so.
+func eachPart(nw, np int, stop func() bool, f func(w, j int)) bool {
+	var next, slot atomic.Int64
 	var stopped atomic.Bool
 	kernels.Parallel(nw-1, func() {
-		// A goroutine takes parts until none is left: a helper that
-		// starts late may find none.
-		for w := int(next.Add(1) - 1); w < nw; w = int(next.Add(1) - 1) {
-			for i := w * n / nw; i < (w+1)*n/nw; i++ {
-				if stopped.Load() || (stop != nil && stop()) {
-					stopped.Store(true)
-					return
-				}
-				f(w, i)
+		w := int(slot.Add(1) - 1)
+		if w >= nw {
+			return
+		}
+		for j := int(next.Add(1) - 1); j < np; j = int(next.Add(1) - 1) {
+			if stopped.Load() || (stop != nil && stop()) {
+				stopped.Store(true)
+				return
 			}
+			f(w, j)
 		}
 	})
 	return !stopped.Load()
 }
+
+// convParts is how many parts the weights gradient of n images is summed
+// in, each into its own kc elements: a number that depends on the shapes
+// alone, not on the cores or their timing, so that the sums round the same
+// from run to run on any machine, while the cores still share the parts
+// out as they come. The parts' sums are added in order at the end.
+func convParts(n, kc int) int {
+	return max(1, min(n, 8, convPartsLimit/max(kc, 1)))
+}
+
+// convPartsLimit caps the elements of the parts' sums.
+const convPartsLimit = 1 << 22
 
 // pointwise reports whether the convolution is 1x1 with unit strides and
 // no padding: its column matrix is the image.
@@ -81,7 +91,7 @@ func conv2dFwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		defer c.Release(ct)
 		cols = v
 	}
-	ok := eachImage(nw, d.bS, c.Stop(), func(w, i int) {
+	ok := eachPart(nw, d.bS, c.Stop(), func(w, i int) {
 		im, o := xv[i*iSz:(i+1)*iSz], ov[i*oSz:(i+1)*oSz]
 		col := im
 		if cols != nil {
@@ -127,17 +137,18 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		defer c.Release(t)
 		dcols = v
 	}
+	np := d.bS // without the weights gradient, a part is an image
 	if dwt != nil {
 		clear(dwt)
-		if nw > 1 {
-			// the first core sums into dwt, the others into scratch
-			v, t := scratch[T](c, dt, (nw-1)*kc)
+		if np = convParts(d.bS, kc); np > 1 {
+			// part 0 sums into dwt, the others into scratch
+			v, t := scratch[T](c, dt, (np-1)*kc)
 			defer c.Release(t)
 			acc = v
 			clear(acc)
 		}
 	}
-	ok := eachImage(nw, d.bS, c.Stop(), func(w, i int) {
+	image := func(w, j, i int) {
 		g := gv[i*oSz : (i+1)*oSz]
 		if dwt != nil {
 			im := xv[i*iSz : (i+1)*iSz]
@@ -147,8 +158,8 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 				im2colNCHW(p, im, col)
 			}
 			dst := dwt
-			if w > 0 {
-				dst = acc[(w-1)*kc : w*kc]
+			if j > 0 {
+				dst = acc[(j-1)*kc : j*kc]
 			}
 			// In slices of the pixels, so that the slice of g's
 			// transpose the GEMM copies stays in L1 across A's rows.
@@ -169,14 +180,19 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		kernels.Gemm(1, p.K, p.P, d.oC, 1, wv, 1, p.K, g, p.P, 1, 0, dcol, p.P, 1)
 		clear(dx)
 		col2imNCHW(p, dcol, dx, true)
+	}
+	ok := eachPart(nw, np, c.Stop(), func(w, j int) {
+		for i := j * d.bS / np; i < (j+1)*d.bS/np; i++ {
+			image(w, j, i)
+		}
 	})
 	if !ok {
 		return c.Err()
 	}
 	if acc != nil {
 		add := kernels.For[T]().Add
-		for w := 0; w < nw-1; w++ {
-			add(dwt, dwt, acc[w*kc:(w+1)*kc])
+		for j := 0; j < np-1; j++ {
+			add(dwt, dwt, acc[j*kc:(j+1)*kc])
 		}
 	}
 	return nil
