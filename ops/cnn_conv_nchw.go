@@ -17,17 +17,13 @@ import (
 // and B by rows:
 //
 //	forward:  out_i[oC, P] = W[oC, K] · col_i[K, P]
-//	weights:  dWᵀ[K, oC] += col_i[K, P] · g_iᵀ[P, oC]   (per part, summed)
+//	weights:  dWᵀ[K, oC] += col_i[K, P] · g_iᵀ[P, oC]   (image by image)
 //	input:    dcol_i[K, P] = Wᵀ[K, oC] · g_i[oC, P], then col2im into dx_i
 //
 // The weights gradient is formed transposed so that the operand the GEMM
 // must copy to rows is the output gradient's image (oC·P elements), not
 // the K·P column matrix. A 1x1 convolution with unit strides and no padding
 // lowers to the image itself, so it skips the scratch.
-
-// convPixelSlice is how many pixels the weights gradient's GEMM sums at
-// once.
-const convPixelSlice = 256
 
 // convMinMacs is the least work, in multiply-adds, worth another core.
 const convMinMacs = 1 << 21
@@ -59,18 +55,6 @@ func eachPart(nw, np int, stop func() bool, f func(w, j int)) bool {
 	})
 	return !stopped.Load()
 }
-
-// convParts is how many parts the weights gradient of n images is summed
-// in, each into its own kc elements: a number that depends on the shapes
-// alone, not on the cores or their timing, so that the sums round the same
-// from run to run on any machine, while the cores still share the parts
-// out as they come. The parts' sums are added in order at the end.
-func convParts(n, kc int) int {
-	return max(1, min(n, 8, convPartsLimit/max(kc, 1)))
-}
-
-// convPartsLimit caps the elements of the parts' sums.
-const convPartsLimit = 1 << 22
 
 // pointwise reports whether the convolution is 1x1 with unit strides and
 // no padding: its column matrix is the image.
@@ -116,7 +100,7 @@ func conv2dFwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 // read only for dwt, wv ([oC, K]) only for dxv.
 func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, wv, gv, dxv, dwt []T) error {
 	d := p.d
-	iSz, oSz, kp, kc := d.iH*d.iW*d.iC, p.P*d.oC, p.K*p.P, p.K*d.oC
+	iSz, oSz, kp := d.iH*d.iW*d.iC, p.P*d.oC, p.K*p.P
 	work := 0.0
 	if dwt != nil {
 		work += float64(d.oC) * float64(kp)
@@ -126,52 +110,43 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 	}
 	nw := convWorkers(d.bS, work)
 	pw := p.pointwise()
-	var cols, dcols, acc []T
+	var col, dcols []T
 	if !pw && dwt != nil {
-		v, t := scratch[T](c, dt, nw*kp)
+		v, t := scratch[T](c, dt, kp)
 		defer c.Release(t)
-		cols = v
+		col = v
 	}
 	if !pw && dxv != nil {
 		v, t := scratch[T](c, dt, nw*kp)
 		defer c.Release(t)
 		dcols = v
 	}
-	np := d.bS // without the weights gradient, a part is an image
+	// The tasks: with the weights gradient, task 0 sums it over the
+	// images in order, on one core; then one task per image's input
+	// gradient, which the other cores (and the first, when done) share.
+	first, tasks := 0, 0
 	if dwt != nil {
 		clear(dwt)
-		if np = convParts(d.bS, kc); np > 1 {
-			// part 0 sums into dwt, the others into scratch
-			v, t := scratch[T](c, dt, (np-1)*kc)
-			defer c.Release(t)
-			acc = v
-			clear(acc)
-		}
+		first, tasks = 1, 1
 	}
-	image := func(w, j, i int) {
-		g := gv[i*oSz : (i+1)*oSz]
-		if dwt != nil {
-			im := xv[i*iSz : (i+1)*iSz]
-			col := im
-			if cols != nil {
-				col = cols[w*kp : (w+1)*kp]
-				im2colNCHW(p, im, col)
+	if dxv != nil {
+		tasks += d.bS
+	}
+	ok := eachPart(nw, tasks, c.Stop(), func(w, j int) {
+		if j < first {
+			for i := 0; i < d.bS; i++ {
+				im, g := xv[i*iSz:(i+1)*iSz], gv[i*oSz:(i+1)*oSz]
+				cl := im
+				if col != nil {
+					cl = col
+					im2colNCHW(p, im, cl)
+				}
+				kernels.Gemm(1, p.K, d.oC, p.P, 1, cl, p.P, 1, g, 1, p.P, 1, dwt, d.oC, 1)
 			}
-			dst := dwt
-			if j > 0 {
-				dst = acc[(j-1)*kc : j*kc]
-			}
-			// In slices of the pixels, so that the slice of g's
-			// transpose the GEMM copies stays in L1 across A's rows.
-			for p0 := 0; p0 < p.P; p0 += convPixelSlice {
-				n := min(convPixelSlice, p.P-p0)
-				kernels.Gemm(1, p.K, d.oC, n, 1, col[p0:], p.P, 1, g[p0:], 1, p.P, 1, dst, d.oC, 1)
-			}
-		}
-		if dxv == nil {
 			return
 		}
-		dx := dxv[i*iSz : (i+1)*iSz]
+		i := j - first
+		g, dx := gv[i*oSz:(i+1)*oSz], dxv[i*iSz:(i+1)*iSz]
 		if pw {
 			kernels.Gemm(1, p.K, p.P, d.oC, 1, wv, 1, p.K, g, p.P, 1, 0, dx, p.P, 1)
 			return
@@ -180,20 +155,9 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		kernels.Gemm(1, p.K, p.P, d.oC, 1, wv, 1, p.K, g, p.P, 1, 0, dcol, p.P, 1)
 		clear(dx)
 		col2imNCHW(p, dcol, dx, true)
-	}
-	ok := eachPart(nw, np, c.Stop(), func(w, j int) {
-		for i := j * d.bS / np; i < (j+1)*d.bS/np; i++ {
-			image(w, j, i)
-		}
 	})
 	if !ok {
 		return c.Err()
-	}
-	if acc != nil {
-		add := kernels.For[T]().Add
-		for j := 0; j < np-1; j++ {
-			add(dwt, dwt, acc[j*kc:(j+1)*kc])
-		}
 	}
 	return nil
 }
