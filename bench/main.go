@@ -61,6 +61,8 @@ var benches = []struct {
 	{"parallel", func(o options) ([]result, error) { return parallelBench(o.rounds, o.steps) }},
 	{"lstm", lstmBench},
 	{"transformer", transformerBench},
+	{"conv3x3", func(o options) ([]result, error) { return convBench("conv3x3", o) }},
+	{"lenet", func(o options) ([]result, error) { return convBench("lenet", o) }},
 }
 
 // bench returns the model named name, or nil.

@@ -17,6 +17,16 @@ import numpy as np
 import torch
 
 
+def dense_loss(h, layers, y):
+    """h through the dense layers [(w, b)], relu between them; the mean
+    softmax cross-entropy of the result with the one-hot labels y."""
+    for j, (w, b) in enumerate(layers):
+        h = torch.addmm(b, h, w)
+        if j < len(layers) - 1:
+            h = torch.relu(h)
+    return -(torch.log_softmax(h, dim=1) * y).sum(dim=1).mean()
+
+
 def mlp(arrays, dtype):
     """784-512-512-10 with relu, softmax cross-entropy, Adam(1e-3)."""
     x = torch.from_numpy(arrays['x']).to(dtype)
@@ -32,12 +42,50 @@ def mlp(arrays, dtype):
 
     def step():
         opt.zero_grad(set_to_none=True)
-        h = x
-        for j, (w, b) in enumerate(params):
-            h = torch.addmm(b, h, w)
-            if j < len(params) - 1:
-                h = torch.relu(h)
-        loss = -(torch.log_softmax(h, dim=1) * y).sum(dim=1).mean()
+        loss = dense_loss(x, params, y)
+        loss.backward()
+        opt.step()
+        return loss.item()
+    return step
+
+
+def conv3x3(arrays, dtype):
+    """3x3 SAME conv2d of x [32,16,32,32] to 32 channels (weights [oC,iC,kH,kW]):
+    the forward pass and the gradients of sum(y) with respect to x and w."""
+    x = torch.from_numpy(arrays['x']).to(dtype).requires_grad_()
+    w = torch.from_numpy(arrays['w']).to(dtype).requires_grad_()
+
+    def step():
+        x.grad, w.grad = None, None
+        loss = torch.nn.functional.conv2d(x, w, padding=1).sum()
+        loss.backward()
+        return loss.item()
+    return step
+
+
+def lenet(arrays, dtype):
+    """LeNet-5 as bench/conv.go builds it: conv weights come [kH,kW,iC,oC],
+    dense weights [in,out]; softmax cross-entropy, Adam(1e-3)."""
+    F = torch.nn.functional
+    x = torch.from_numpy(arrays['x']).to(dtype).reshape(-1, 1, 28, 28)
+    y = torch.from_numpy(arrays['y']).to(dtype)
+
+    def param(name, conv=False):
+        a = torch.from_numpy(arrays[name]).to(dtype)
+        if conv:
+            a = a.permute(3, 2, 0, 1).contiguous()
+        return a.requires_grad_()
+    c1w, c1b = param('conv1_w', True), param('conv1_b')
+    c2w, c2b = param('conv2_w', True), param('conv2_b')
+    fc = [(param('fc%d_w' % i), param('fc%d_b' % i)) for i in (1, 2, 3)]
+    params = [c1w, c1b, c2w, c2b] + [p for wb in fc for p in wb]
+    opt = torch.optim.Adam(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8)
+
+    def step():
+        opt.zero_grad(set_to_none=True)
+        h = F.max_pool2d(F.relu(F.conv2d(x, c1w, c1b, padding=2)), 2)
+        h = F.max_pool2d(F.relu(F.conv2d(h, c2w, c2b)), 2).reshape(-1, 400)
+        loss = dense_loss(h, fc, y)
         loss.backward()
         opt.step()
         return loss.item()
@@ -107,7 +155,7 @@ def transformer(arrays, dtype):
     return adam_ce_step(list(m.parameters()) + [w, b], forward, t['y'])
 
 
-MODELS = {'mlp': mlp, 'lstm': lstm, 'transformer': transformer}
+MODELS = {'mlp': mlp, 'conv3x3': conv3x3, 'lenet': lenet, 'lstm': lstm, 'transformer': transformer}
 
 
 def main():

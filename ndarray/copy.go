@@ -130,6 +130,18 @@ func BroadcastTo(a *Array, shape ...int) (*Array, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One value everywhere (the gradient of a sum): a plain fill, where
+	// the copy would walk the output a last axis at a time.
+	if a.Size() == 1 {
+		switch a.DType() {
+		case Float32:
+			fill(bufSlice[float32](out.buf), bufSlice[float32](a.buf)[a.offset])
+			return out, nil
+		case Float64:
+			fill(bufSlice[float64](out.buf), bufSlice[float64](a.buf)[a.offset])
+			return out, nil
+		}
+	}
 	return out, CopyInto(out, a)
 }
 

@@ -186,7 +186,7 @@ func binLoop[T Num](op BinaryOp, d, x, y []T) {
 			v := x[i] - y[i]
 			d[i] = v * v
 		}
-	case ReluGrad:
+	case ReluGrad: // integers; floats take reluGrad32/64
 		for i := range d {
 			if x[i] > 0 {
 				d[i] = y[i]

@@ -225,6 +225,11 @@ var conv2DBpOp = Register(&Def{
 		return sameInfos(in, len(in)-1), nil
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		if !c.Needed(0) {
+			// The input's gradient nobody reads (the first layer's,
+			// whose input is the data) is not computed: nil.
+			return convBpRun(c, "conv2d_bp", in, a, conv2dPlanner, convBwdNoInput[float32], convBwdNoInput[float64])
+		}
 		return conv2dBpRun(c, "conv2d_bp", in, a)
 	},
 })
@@ -292,11 +297,9 @@ func convWeights[T kernels.Float](c *Ctx, w *ndarray.Array, format int, hwio boo
 	return ndarray.Raw[T](tmp)[tmp.Offset() : tmp.Offset()+tmp.Size()], tmp, nil
 }
 
-// wToOIHW permutes weights of a format into [oC, iC, kH, kW]; wFromOIHW
-// back.
+// wToOIHW permutes weights of a format into [oC, iC, kH, kW].
 var (
-	wToOIHW   = [3][]int{{3, 2, 0, 1}, {0, 1, 2, 3}, {0, 3, 1, 2}}
-	wFromOIHW = [3][]int{{2, 3, 1, 0}, {0, 1, 2, 3}, {0, 2, 3, 1}}
+	wToOIHW = [3][]int{{3, 2, 0, 1}, {0, 1, 2, 3}, {0, 3, 1, 2}}
 )
 
 func conv2dFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, b, out *ndarray.Array) error {
@@ -312,14 +315,21 @@ func conv2dFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, b, out *ndarray.Arra
 	}
 	defer c.Release(wt)
 	ov := flat[T](out)
-	beta := T(0)
+	var bv []T
 	if b != nil {
-		bv, bt, err := packed[T](c, b)
+		v, bt, err := packed[T](c, b)
 		if err != nil {
 			return err
 		}
+		defer c.Release(bt)
+		bv = v
+	}
+	if !p.cfg.nhwc {
+		return conv2dFwdNCHW(c, p, x.DType(), xv, wv, bv, ov)
+	}
+	beta := T(0)
+	if bv != nil {
 		convFillBias(ov, bv, p.P, p.cfg.nhwc)
-		c.Release(bt)
 		beta = 1
 	}
 	col, ct := scratch[T](c, x.DType(), p.nb*p.K*p.P)
@@ -328,27 +338,10 @@ func conv2dFwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, b, out *ndarray.Arra
 	for b0 := 0; b0 < d.bS; b0 += p.nb {
 		nb := min(p.nb, d.bS-b0)
 		for i := 0; i < nb; i++ {
-			im := xv[(b0+i)*iSz : (b0+i+1)*iSz]
-			cb := col[i*p.K*p.P : (i+1)*p.K*p.P]
-			if p.cfg.nhwc {
-				im2colNHWC(p, im, cb)
-			} else {
-				im2colNCHW(p, im, cb)
-			}
+			im2colNHWC(p, xv[(b0+i)*iSz:(b0+i+1)*iSz], col[i*p.K*p.P:(i+1)*p.K*p.P])
 		}
-		if p.cfg.nhwc {
-			// out[nb·P, oC] = col[nb·P, K] · W[K, oC]
-			if !kernels.GemmStop(c.Stop(), 0, nb*p.P, d.oC, p.K, 1, col, p.K, 1, wv, d.oC, 1, beta, ov[b0*oSz:], d.oC, 1) {
-				return c.Err()
-			}
-			continue
-		}
-		// out_i[oC, P] = W[oC, K] · colT_i[K, P]
-		offs := make([][3]int, nb)
-		for i := range offs {
-			offs[i] = [3]int{0, i * p.K * p.P, (b0 + i) * oSz}
-		}
-		if !kernels.GemmBatchStop(c.Stop(), 0, d.oC, p.P, p.K, 1, wv, p.K, 1, col, p.P, 1, beta, ov, p.P, 1, offs) {
+		// out[nb·P, oC] = col[nb·P, K] · W[K, oC]
+		if !kernels.GemmStop(c.Stop(), 0, nb*p.P, d.oC, p.K, 1, col, p.K, 1, wv, d.oC, 1, beta, ov[b0*oSz:], d.oC, 1) {
 			return c.Err()
 		}
 	}
@@ -376,8 +369,11 @@ func convFillBias[T kernels.Float](ov, bv []T, P int, nhwc bool) {
 
 // conv2dBwd writes conv2d's input gradient into dx and its weights
 // gradient into dw (either may be nil: not computed) from the output
-// gradient g; x is read only for dw.
+// gradient g; x is read only for dw. NCHW runs in cnn_conv_nchw.go.
 func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.Array) error {
+	if !p.cfg.nhwc {
+		return conv2dBwdNCHWArrays[T](c, p, x, w, g, dx, dw)
+	}
 	d := p.d
 	var xv []T
 	if dw != nil {
@@ -395,7 +391,7 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.A
 	defer c.Release(gt)
 	var wv []T
 	if dx != nil {
-		v, wt, err := convWeights[T](c, w, p.cfg.wFormat, p.cfg.nhwc)
+		v, wt, err := convWeights[T](c, w, p.cfg.wFormat, true)
 		if err != nil {
 			return err
 		}
@@ -407,14 +403,10 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.A
 		dxv = flat[T](dx)
 		clear(dxv)
 	}
-	// dW in the path's weight layout: the output itself when it has it.
+	// dW as [kH, kW, iC, oC]: the output itself when it has that format.
 	dwArr := dw
-	if dw != nil && !((p.cfg.nhwc && p.cfg.wFormat == 0) || (!p.cfg.nhwc && p.cfg.wFormat == 1)) {
-		shape := []int{d.kH, d.kW, d.iC, d.oC}
-		if !p.cfg.nhwc {
-			shape = []int{d.oC, d.iC, d.kH, d.kW}
-		}
-		dwArr = c.Alloc(w.DType(), shape)
+	if dw != nil && p.cfg.wFormat != 0 {
+		dwArr = c.Alloc(w.DType(), []int{d.kH, d.kW, d.iC, d.oC})
 		defer c.Release(dwArr)
 	}
 	if dwArr != nil {
@@ -439,62 +431,26 @@ func conv2dBwd[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw *ndarray.A
 		gb := gv[b0*oSz:]
 		if dw != nil {
 			for i := 0; i < nb; i++ {
-				im := xv[(b0+i)*iSz : (b0+i+1)*iSz]
-				cb := col[i*p.K*p.P : (i+1)*p.K*p.P]
-				if p.cfg.nhwc {
-					im2colNHWC(p, im, cb)
-				} else {
-					im2colNCHW(p, im, cb)
-				}
+				im2colNHWC(p, xv[(b0+i)*iSz:(b0+i+1)*iSz], col[i*p.K*p.P:(i+1)*p.K*p.P])
 			}
-			if p.cfg.nhwc {
-				// dW[K, oC] += col^T · gO[nb·P, oC]
-				if !kernels.GemmStop(c.Stop(), 0, p.K, d.oC, nb*p.P, 1, col, 1, p.K, gb, d.oC, 1, 1, dwv, d.oC, 1) {
-					return c.Err()
-				}
-			} else {
-				for i := 0; i < nb; i++ {
-					// dW[oC, K] += gO_i[oC, P] · colT_i^T
-					if !kernels.GemmStop(c.Stop(), 0, d.oC, p.K, p.P, 1, gb[i*oSz:], p.P, 1, col[i*p.K*p.P:], 1, p.P, 1, dwv, p.K, 1) {
-						return c.Err()
-					}
-				}
+			// dW[K, oC] += col^T · gO[nb·P, oC]
+			if !kernels.GemmStop(c.Stop(), 0, p.K, d.oC, nb*p.P, 1, col, 1, p.K, gb, d.oC, 1, 1, dwv, d.oC, 1) {
+				return c.Err()
 			}
 		}
 		if dx == nil {
 			continue
 		}
-		if p.cfg.nhwc {
-			// dcol[nb·P, K] = gO · W^T
-			if !kernels.GemmStop(c.Stop(), 0, nb*p.P, p.K, d.oC, 1, gb, d.oC, 1, wv, 1, d.oC, 0, dcol, p.K, 1) {
-				return c.Err()
-			}
-		} else {
-			// dcolT_i[K, P] = W^T[K, oC] · gO_i[oC, P]
-			offs := make([][3]int, nb)
-			for i := range offs {
-				offs[i] = [3]int{0, i * oSz, i * p.K * p.P}
-			}
-			if !kernels.GemmBatchStop(c.Stop(), 0, p.K, p.P, d.oC, 1, wv, 1, p.K, gb, p.P, 1, 0, dcol, p.P, 1, offs) {
-				return c.Err()
-			}
+		// dcol[nb·P, K] = gO · W^T
+		if !kernels.GemmStop(c.Stop(), 0, nb*p.P, p.K, d.oC, 1, gb, d.oC, 1, wv, 1, d.oC, 0, dcol, p.K, 1) {
+			return c.Err()
 		}
 		for i := 0; i < nb; i++ {
-			im := dxv[(b0+i)*iSz : (b0+i+1)*iSz]
-			cb := dcol[i*p.K*p.P : (i+1)*p.K*p.P]
-			if p.cfg.nhwc {
-				col2imNHWC(p, cb, im)
-			} else {
-				col2imNCHW(p, cb, im)
-			}
+			col2imNHWC(p, dcol[i*p.K*p.P:(i+1)*p.K*p.P], dxv[(b0+i)*iSz:(b0+i+1)*iSz])
 		}
 	}
 	if dw != nil && dwArr != dw {
-		perm := wInv[p.cfg.wFormat]
-		if !p.cfg.nhwc {
-			perm = wFromOIHW[p.cfg.wFormat]
-		}
-		v, err := ndarray.Permute(dwArr, perm...)
+		v, err := ndarray.Permute(dwArr, wInv[p.cfg.wFormat]...)
 		if err != nil {
 			return err
 		}
@@ -515,6 +471,14 @@ func convBwdAll[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, o
 		return nil
 	}
 	return convBiasGrad[T](c, g, outs[2], p.P, p.cfg.nhwc)
+}
+
+// convBwdNoInput is convBwdAll without the input's gradient: outs[0]
+// becomes nil.
+func convBwdNoInput[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g *ndarray.Array, outs []*ndarray.Array) error {
+	c.Release(outs[0])
+	outs[0] = nil
+	return convBwdAll[T](c, p, x, w, g, outs)
 }
 
 // convBiasGrad writes into db the sums of g over every axis but the
@@ -639,6 +603,7 @@ func im2colNCHW[T kernels.Float](p conv2dPlan, im, col []T) { im2colNCHWPad(p, i
 // im2colNCHWPad is im2colNCHW with the padding cells set to pad.
 func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 	d, cfg := p.d, p.cfg
+	whole := p.wholeRows()
 	for ic := 0; ic < d.iC; ic++ {
 		plane := im[ic*d.iH*d.iW : (ic+1)*d.iH*d.iW]
 		for kh := 0; kh < d.kH; kh++ {
@@ -647,6 +612,20 @@ func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 				row := col[r*p.P : (r+1)*p.P]
 				off := kw * cfg.dW
 				lo, hi := owRange(d.oW, cfg.sW, d.pW, off, d.iW)
+				if whole {
+					im2colShifted(p, plane, row, kh, lo, hi, off, pad)
+					continue
+				}
+				if s0, ok := p.insideRows(kh, lo, hi, off); ok {
+					// every cell inside: rows of oW from rows iW apart
+					for oh := 0; oh < d.oH; oh++ {
+						dst, src := row[oh*d.oW:(oh+1)*d.oW], plane[s0+oh*d.iW:s0+oh*d.iW+d.oW]
+						for i := range dst {
+							dst[i] = src[i]
+						}
+					}
+					continue
+				}
 				for oh := 0; oh < d.oH; oh++ {
 					dst := row[oh*d.oW : (oh+1)*d.oW]
 					ih := oh*cfg.sH - d.pH + kh*cfg.dH
@@ -655,10 +634,21 @@ func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 						continue
 					}
 					src := plane[ih*d.iW : (ih+1)*d.iW]
-					fillT(dst[:lo], pad)
-					fillT(dst[hi:], pad)
-					if cfg.sW == 1 {
+					for i := range dst[:lo] {
+						dst[i] = pad
+					}
+					for i := hi; i < len(dst); i++ {
+						dst[i] = pad
+					}
+					if cfg.sW == 1 && hi-lo >= 32 {
 						copy(dst[lo:hi], src[lo-d.pW+off:])
+						continue
+					}
+					if cfg.sW == 1 && lo < hi {
+						// short rows: a loop costs less than the call
+						for i, v := range src[lo-d.pW+off : hi-d.pW+off] {
+							dst[lo+i] = v
+						}
 						continue
 					}
 					for ow := lo; ow < hi; ow++ {
@@ -670,9 +660,69 @@ func im2colNCHWPad[T kernels.Float](p conv2dPlan, im, col []T, pad T) {
 	}
 }
 
-// col2imNCHW adds colT [K, P] (im2colNCHW's layout) into the image.
-func col2imNCHW[T kernels.Float](p conv2dPlan, col, im []T) {
+// insideRows reports whether, with unit strides, every cell of the column
+// row of kernel cell (kh, kw at offset off, its inside columns [lo, hi))
+// lies inside the image, as in a VALID convolution; s0 is then the input
+// cell of its first.
+func (p conv2dPlan) insideRows(kh, lo, hi, off int) (s0 int, ok bool) {
+	d := p.d
+	ih0 := kh*p.cfg.dH - d.pH
+	if p.cfg.sH != 1 || p.cfg.sW != 1 || lo != 0 || hi != d.oW || ih0 < 0 || ih0+d.oH > d.iH {
+		return 0, false
+	}
+	return ih0*d.iW + off - d.pW, true
+}
+
+// wholeRows reports whether a row of the NCHW column matrix is, over the
+// output rows whose input row is inside the image, one contiguous run of
+// the input plane shifted (unit strides and as many output columns as
+// input columns, as SAME gives): it is then copied in one piece and only
+// the cells of each output row that wrapped around to the next input row
+// are set apart.
+func (p conv2dPlan) wholeRows() bool {
+	return p.cfg.sH == 1 && p.cfg.sW == 1 && p.d.oW == p.d.iW
+}
+
+// shiftedRun returns, for the column row of kernel row kh, the output rows
+// [ohLo, ohHi) inside the image, and the part [a, b) of their cells (from
+// the first of them) whose input cell s+i is inside the plane.
+func shiftedRun(p conv2dPlan, kh, off int) (ohLo, ohHi, s, a, b int) {
+	d := p.d
+	ohLo, ohHi = owRange(d.oH, 1, d.pH, kh*p.cfg.dH, d.iH)
+	n := (ohHi - ohLo) * d.oW
+	s = (ohLo-d.pH+kh*p.cfg.dH)*d.iW + off - d.pW
+	return ohLo, ohHi, s, max(0, -s), min(n, d.iH*d.iW-s)
+}
+
+// im2colShifted fills one column row when wholeRows holds; [lo, hi) are
+// the output columns inside the image.
+func im2colShifted[T kernels.Float](p conv2dPlan, plane, row []T, kh, lo, hi, off int, pad T) {
+	oW := p.d.oW
+	ohLo, ohHi, s, a, b := shiftedRun(p, kh, off)
+	fillT(row[:ohLo*oW], pad)
+	fillT(row[ohHi*oW:], pad)
+	if a < b {
+		copy(row[ohLo*oW+a:ohLo*oW+b], plane[s+a:s+b])
+	}
+	for oh := ohLo; oh < ohHi; oh++ {
+		r := row[oh*oW : (oh+1)*oW]
+		for i := range r[:lo] {
+			r[i] = pad
+		}
+		for i := hi; i < oW; i++ {
+			r[i] = pad
+		}
+	}
+}
+
+// col2imNCHW adds colT [K, P] (im2colNCHW's layout) into the image. With
+// scratch set (col is the caller's to change) and wholeRows holding, it
+// first zeroes the cells of col that lie in the padding, so that each row
+// adds into the plane in one run.
+func col2imNCHW[T kernels.Float](p conv2dPlan, col, im []T, scratch bool) {
 	d, cfg := p.d, p.cfg
+	whole := scratch && p.wholeRows()
+	add := kernels.For[T]().Add
 	for ic := 0; ic < d.iC; ic++ {
 		plane := im[ic*d.iH*d.iW : (ic+1)*d.iH*d.iW]
 		for kh := 0; kh < d.kH; kh++ {
@@ -681,6 +731,28 @@ func col2imNCHW[T kernels.Float](p conv2dPlan, col, im []T) {
 				row := col[r*p.P : (r+1)*p.P]
 				off := kw * cfg.dW
 				lo, hi := owRange(d.oW, cfg.sW, d.pW, off, d.iW)
+				if whole {
+					ohLo, ohHi, s, a, b := shiftedRun(p, kh, off)
+					for oh := ohLo; oh < ohHi; oh++ {
+						r := row[oh*d.oW : (oh+1)*d.oW]
+						clear(r[:lo])
+						clear(r[hi:])
+					}
+					if a < b {
+						dst := plane[s+a : s+b]
+						add(dst, dst, row[ohLo*d.oW+a:ohLo*d.oW+b])
+					}
+					continue
+				}
+				if s0, ok := p.insideRows(kh, lo, hi, off); ok {
+					for oh := 0; oh < d.oH; oh++ {
+						src, dst := row[oh*d.oW:(oh+1)*d.oW], plane[s0+oh*d.iW:s0+oh*d.iW+d.oW]
+						for i := range src {
+							dst[i] += src[i]
+						}
+					}
+					continue
+				}
 				for oh := 0; oh < d.oH; oh++ {
 					ih := oh*cfg.sH - d.pH + kh*cfg.dH
 					if ih < 0 || ih >= d.iH {
@@ -688,6 +760,19 @@ func col2imNCHW[T kernels.Float](p conv2dPlan, col, im []T) {
 					}
 					src := row[oh*d.oW : (oh+1)*d.oW]
 					dst := plane[ih*d.iW : (ih+1)*d.iW]
+					if cfg.sW == 1 && hi-lo >= 64 {
+						dd := dst[lo-d.pW+off : hi-d.pW+off]
+						add(dd, dd, src[lo:hi])
+						continue
+					}
+					if cfg.sW == 1 && lo < hi {
+						// short rows: the call would cost more than the loop
+						dd := dst[lo-d.pW+off : hi-d.pW+off]
+						for i, v := range src[lo:hi] {
+							dd[i] += v
+						}
+						continue
+					}
 					for ow := lo; ow < hi; ow++ {
 						dst[ow*cfg.sW-d.pW+off] += src[ow]
 					}

@@ -105,7 +105,7 @@ func col2imRun[T kernels.Float](c *Ctx, p conv2dPlan, col, out *ndarray.Array) e
 	clear(ov)
 	iSz, cSz := p.d.iC*p.d.iH*p.d.iW, p.K*p.P
 	for b := 0; b < p.d.bS; b++ {
-		col2imNCHW(p, cv[b*cSz:(b+1)*cSz], ov[b*iSz:(b+1)*iSz])
+		col2imNCHW(p, cv[b*cSz:(b+1)*cSz], ov[b*iSz:(b+1)*iSz], false)
 	}
 	return nil
 }

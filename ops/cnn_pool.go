@@ -471,6 +471,10 @@ func poolForwardOn[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, 
 		return err
 	}
 	ov := ndarray.Raw[T](out)[out.Offset() : out.Offset()+out.Size()]
+	if arg == nil && poolPlanar(g, c, mode) {
+		poolPlanesForward(g, c, mode, xv, ov)
+		return nil
+	}
 	poolForward(g, c, mode, xv, ov, arg)
 	return g.err
 }
@@ -513,8 +517,157 @@ func poolBackwardOn[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode,
 	}
 	d := ndarray.Raw[T](dx)[dx.Offset() : dx.Offset()+dx.Size()]
 	clear(d)
+	if poolPlanar(g, c, mode) {
+		poolPlanesBackward(g, c, mode, xv, gv, d)
+		return nil
+	}
 	poolBackward(g, c, mode, xv, gv, d)
 	return g.err
+}
+
+// poolPlanar reports whether a pooling runs on poolPlanesForward and
+// poolPlanesBackward: max or average pooling of channels-first planes
+// (depth one), without dilation, every window inside the input. Then no
+// window needs its cells computed and checked one by one, and an
+// average's divisor is the kernel's size in either divisor mode.
+func poolPlanar(g *poolGeom, c *poolCfg, mode poolMode) bool {
+	if mode == poolPnorm || c.cl || g.in[0] != 1 || g.out[0] != 1 || c.k[0] != 1 {
+		return false
+	}
+	for j := 1; j < 3; j++ {
+		if c.d[j] != 1 || g.pad[j] != 0 || (g.out[j]-1)*c.s[j]+c.k[j] > g.in[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// poolPlanesForward is poolForward when poolPlanar holds: each output
+// cell the maximum (the first one, as poolForward keeps) or the mean of
+// its window, plane by plane.
+func poolPlanesForward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, x, out []T) {
+	iH, iW, oH, oW := g.in[1], g.in[2], g.out[1], g.out[2]
+	kH, kW, sH, sW := c.k[1], c.k[2], c.s[1], c.s[2]
+	inv := 1 / T(kH*kW)
+	for pl := 0; pl < g.bS*g.C; pl++ {
+		xp, op := x[pl*iH*iW:(pl+1)*iH*iW], out[pl*oH*oW:(pl+1)*oH*oW]
+		for oh := 0; oh < oH; oh++ {
+			orow := op[oh*oW : (oh+1)*oW]
+			top := oh * sH * iW
+			if mode == poolMax && kH == 2 && kW == 2 {
+				r0, r1 := xp[top:top+iW], xp[top+iW:top+2*iW]
+				for ow := range orow {
+					i := ow * sW
+					m := max(r0[i], r0[i+1], r1[i], r1[i+1])
+					if m != m || m == 0 {
+						// a NaN, or a zero whose sign the first one decides
+						m, _ = max2x2Rule(r0[i], r0[i+1], r1[i], r1[i+1])
+					}
+					orow[ow] = m
+				}
+				continue
+			}
+			for ow := range orow {
+				base := top + ow*sW
+				if mode == poolMax {
+					m := xp[base]
+					for kh := 0; kh < kH; kh++ {
+						for _, v := range xp[base+kh*iW : base+kh*iW+kW] {
+							if v > m {
+								m = v
+							}
+						}
+					}
+					orow[ow] = m
+					continue
+				}
+				var sum T
+				for kh := 0; kh < kH; kh++ {
+					for _, v := range xp[base+kh*iW : base+kh*iW+kW] {
+						sum += v
+					}
+				}
+				orow[ow] = sum * inv
+			}
+		}
+	}
+}
+
+// The 2x2 max pooling loops find a window's maximum and its place without
+// a branch: by poolForward's rule (the first value, then each later one
+// greater than the maximum so far) the branches mispredict about half the
+// time on random data. The builtin max gives the maximum, and its place is
+// the first value with the same bits, found in integer arithmetic. The
+// builtin differs from the rule only when a NaN is in the window or the
+// maximum is a zero (whose sign the first one decides), and those windows,
+// the only ones where equal values can have other bits, take the rule
+// itself (max2x2Rule).
+
+// max2x2Rule returns the maximum of a 2x2 window (a, b over c, d) by
+// poolForward's rule, and which of the four it is.
+func max2x2Rule[T float32 | float64](a, b, c, d T) (T, int) {
+	m, k := a, 0
+	for j, v := range [3]T{b, c, d} {
+		if v > m {
+			m, k = v, j+1
+		}
+	}
+	return m, k
+}
+
+// poolPlanesBackward is poolBackward when poolPlanar holds: dx, zeroed,
+// receives each output's gradient at its window's first maximum, or
+// spread evenly over its window.
+func poolPlanesBackward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, x, gO, dx []T) {
+	iH, iW, oH, oW := g.in[1], g.in[2], g.out[1], g.out[2]
+	kH, kW, sH, sW := c.k[1], c.k[2], c.s[1], c.s[2]
+	div := T(kH * kW)
+	for pl := 0; pl < g.bS*g.C; pl++ {
+		xp, gp, dp := x[pl*iH*iW:(pl+1)*iH*iW], gO[pl*oH*oW:(pl+1)*oH*oW], dx[pl*iH*iW:(pl+1)*iH*iW]
+		for oh := 0; oh < oH; oh++ {
+			grow := gp[oh*oW : (oh+1)*oW]
+			top := oh * sH * iW
+			if mode == poolMax && kH == 2 && kW == 2 {
+				r0, r1 := xp[top:top+iW], xp[top+iW:top+2*iW]
+				for ow, gv := range grow {
+					i := ow * sW
+					a, b, c, d := r0[i], r0[i+1], r1[i], r1[i+1]
+					var k int
+					if m := max(a, b, c, d); m != m || m == 0 {
+						_, k = max2x2Rule(a, b, c, d)
+					} else {
+						mb := math.Float64bits(float64(m))
+						k = bitsDiffer(a, mb) * (1 + bitsDiffer(b, mb)*(1+bitsDiffer(c, mb)))
+					}
+					dp[top+(k>>1)*iW+i+k&1] += gv
+				}
+				continue
+			}
+			for ow, gv := range grow {
+				base := top + ow*sW
+				if mode == poolMax {
+					at := base
+					for kh := 0; kh < kH; kh++ {
+						r := base + kh*iW
+						for i, v := range xp[r : r+kW] {
+							if v > xp[at] {
+								at = r + i
+							}
+						}
+					}
+					dp[at] += gv
+					continue
+				}
+				v := gv / div
+				for kh := 0; kh < kH; kh++ {
+					r := dp[base+kh*iW : base+kh*iW+kW]
+					for i := range r {
+						r[i] += v
+					}
+				}
+			}
+		}
+	}
 }
 
 // poolDef defines a pooling op; its gradient is the bp op bp.
@@ -616,3 +769,9 @@ var maxPoolWithArgmaxOp = Register(&Def{
 		return b.Op("maxpool2d_bp", n.Args.Clone(), n.In[0], d[0])
 	},
 })
+
+// bitsDiffer is 1 when v's bits as a float64 are not mb, else 0.
+func bitsDiffer[T float32 | float64](v T, mb uint64) int {
+	x := math.Float64bits(float64(v)) ^ mb
+	return int((x | -x) >> 63)
+}

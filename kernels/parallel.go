@@ -1,0 +1,12 @@
+package kernels
+
+// Parallel calls work on the calling goroutine and on up to extra other
+// goroutines at the same time, and returns once every call has returned:
+// the warm helpers the GEMM splits its products over when no product holds
+// them, new goroutines otherwise. Callers whose work is a loop of
+// independent pieces (the images of a convolution) use it to share the
+// pieces out: work must take its pieces from a shared counter and return
+// as soon as none is left, since it may be called once more after the
+// others are done. A GEMM that work calls with threads 1 runs on work's
+// goroutine.
+func Parallel(extra int, work func()) { helpers.run(extra, work) }
