@@ -205,6 +205,14 @@ func poolGeometry(op string, c poolCfg, x []int) (poolGeom, []int, error) {
 	return g, outShape, nil
 }
 
+// tickPlane counts work multiply-adds with g's pacer, when it has one.
+func (g *poolGeom) tickPlane(work int) error {
+	if g.pc == nil {
+		return nil
+	}
+	return g.pc.tick(work)
+}
+
 // poolWindows calls f for every output position with the output offset of
 // its channel 0, the input offsets of channel 0 of the window's cells
 // inside the input, and the kernel volume.
@@ -472,8 +480,7 @@ func poolForwardOn[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, 
 	}
 	ov := ndarray.Raw[T](out)[out.Offset() : out.Offset()+out.Size()]
 	if arg == nil && poolPlanar(g, c, mode) {
-		poolPlanesForward(g, c, mode, xv, ov)
-		return nil
+		return poolPlanesForward(g, c, mode, xv, ov)
 	}
 	poolForward(g, c, mode, xv, ov, arg)
 	return g.err
@@ -518,8 +525,7 @@ func poolBackwardOn[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode,
 	d := ndarray.Raw[T](dx)[dx.Offset() : dx.Offset()+dx.Size()]
 	clear(d)
 	if poolPlanar(g, c, mode) {
-		poolPlanesBackward(g, c, mode, xv, gv, d)
-		return nil
+		return poolPlanesBackward(g, c, mode, xv, gv, d)
 	}
 	poolBackward(g, c, mode, xv, gv, d)
 	return g.err
@@ -544,12 +550,16 @@ func poolPlanar(g *poolGeom, c *poolCfg, mode poolMode) bool {
 
 // poolPlanesForward is poolForward when poolPlanar holds: each output
 // cell the maximum (the first one, as poolForward keeps) or the mean of
-// its window, plane by plane.
-func poolPlanesForward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, x, out []T) {
+// its window, plane by plane. It asks g's pacer before each plane, as
+// poolForward does before each row of windows.
+func poolPlanesForward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, x, out []T) error {
 	iH, iW, oH, oW := g.in[1], g.in[2], g.out[1], g.out[2]
 	kH, kW, sH, sW := c.k[1], c.k[2], c.s[1], c.s[2]
 	inv := 1 / T(kH*kW)
 	for pl := 0; pl < g.bS*g.C; pl++ {
+		if err := g.tickPlane(oH * oW * kH * kW); err != nil {
+			return err
+		}
 		xp, op := x[pl*iH*iW:(pl+1)*iH*iW], out[pl*oH*oW:(pl+1)*oH*oW]
 		for oh := 0; oh < oH; oh++ {
 			orow := op[oh*oW : (oh+1)*oW]
@@ -591,6 +601,7 @@ func poolPlanesForward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMo
 			}
 		}
 	}
+	return nil
 }
 
 // The 2x2 max pooling loops find a window's maximum and its place without
@@ -618,11 +629,14 @@ func max2x2Rule[T float32 | float64](a, b, c, d T) (T, int) {
 // poolPlanesBackward is poolBackward when poolPlanar holds: dx, zeroed,
 // receives each output's gradient at its window's first maximum, or
 // spread evenly over its window.
-func poolPlanesBackward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, x, gO, dx []T) {
+func poolPlanesBackward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMode, x, gO, dx []T) error {
 	iH, iW, oH, oW := g.in[1], g.in[2], g.out[1], g.out[2]
 	kH, kW, sH, sW := c.k[1], c.k[2], c.s[1], c.s[2]
 	div := T(kH * kW)
 	for pl := 0; pl < g.bS*g.C; pl++ {
+		if err := g.tickPlane(oH * oW * kH * kW); err != nil {
+			return err
+		}
 		xp, gp, dp := x[pl*iH*iW:(pl+1)*iH*iW], gO[pl*oH*oW:(pl+1)*oH*oW], dx[pl*iH*iW:(pl+1)*iH*iW]
 		for oh := 0; oh < oH; oh++ {
 			grow := gp[oh*oW : (oh+1)*oW]
@@ -668,6 +682,7 @@ func poolPlanesBackward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolM
 			}
 		}
 	}
+	return nil
 }
 
 // poolDef defines a pooling op; its gradient is the bp op bp.
