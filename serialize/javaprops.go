@@ -15,7 +15,8 @@ import (
 // those alone: a node without them loads with the class's defaults, which
 // are not the arguments the node carries (SoftMax's dimension field starts
 // at 1 whatever iArg 0 says, and its gradient uses the field; Conv2D's
-// config, Concat's concatDimension, Cast's typeDst likewise). sdgo writes
+// config, Concat's concatDimension, Cast's typeDst likewise; LSTMLayer runs
+// with the int and float args its config gives, not the file's). sdgo writes
 // them beside the arguments, as SameDiff's writer does from
 // propertiesForFunction: ints as i, longs as l, enums and data types by
 // name as s. sdgo itself reads the arguments, so the properties change
