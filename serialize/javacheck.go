@@ -385,6 +385,11 @@ func (t *javaOps) args(n *rawNode, f Finding) Finding {
 		f.Message = fmt.Sprintf("axes %v are only in FlatNode.dimensions, which Java ignores for a custom op: it would reduce over every axis",
 			n.Dimensions)
 	}
+	if n.OpType == fb.OpTypeCUSTOM && f.Level != JavaBlocker {
+		if msg := javaPropsMisread(n); msg != "" {
+			f.Level, f.Message = JavaBlocker, msg
+		}
+	}
 	return f
 }
 

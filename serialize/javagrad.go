@@ -8,6 +8,7 @@ import (
 	"github.com/sdgo/sdgo/autodiff"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // Gradients in the Java-compatible save.
@@ -23,14 +24,17 @@ import (
 // So a save for Java leaves out every variable and op a differentiation
 // added (autodiff.Builds), and marks, for sdgo, what each differentiation
 // was: its losses, the variables it differentiated with respect to, and the
-// names of their gradients. The mark is an UpdaterState entry under the
-// parameter name gradMarker, one key per differentiation (JSON), which
-// Java's loader skips (it restores updater state only for parameters the
-// graph has). Loading builds the gradients again in the same order, with
-// the same names, after the rest of the graph: the graph is the one saved,
-// its gradients last.
+// names of their gradients. The mark is a UTF8 constant named gradMarker,
+// one string per differentiation (JSON), that no op reads: Java loads it as
+// an unused constant. (An UpdaterState entry, as files before held it,
+// breaks Java's load: SameDiff.fromFlatBuffers instantiates the training
+// config's updater from every entry, whatever its name, and an updater
+// refuses state that is not its own; with no training config the load
+// fails on the missing config.) Loading builds the gradients again in the
+// same order, with the same names, after the rest of the graph: the graph
+// is the one saved, its gradients last.
 
-// gradMarker is the UpdaterState parameter name of the mark.
+// gradMarker is the name of the mark.
 const gradMarker = "sdgo/autodiff.builds"
 
 // gradBuild is one differentiation in the mark.
@@ -43,7 +47,7 @@ type gradBuild struct {
 // javaGradients returns the variables and ops of g that a save for Java
 // leaves out, and the mark that brings them back; an error when an op kept
 // reads one of them (the gradient is not there for it in the file).
-func (s *saver) javaGradients(vars []*graph.Variable, gops []*graph.Op) (map[*graph.Variable]bool, map[*graph.Op]bool, *rawUpdaterState, error) {
+func (s *saver) javaGradients(vars []*graph.Variable, gops []*graph.Op) (map[*graph.Variable]bool, map[*graph.Op]bool, []string, error) {
 	builds := autodiff.Builds(s.g)
 	if len(builds) == 0 {
 		return nil, nil, nil, nil
@@ -60,7 +64,7 @@ func (s *saver) javaGradients(vars []*graph.Variable, gops []*graph.Op) (map[*gr
 		}
 		return out
 	}
-	mark := &rawUpdaterState{ParamName: gradMarker}
+	var mark []string
 	for _, b := range builds {
 		for _, v := range b.Added {
 			if inFile[v] {
@@ -71,12 +75,7 @@ func (s *saver) javaGradients(vars []*graph.Variable, gops []*graph.Op) (map[*gr
 		if err != nil {
 			return nil, nil, nil, fmt.Errorf("serialize: saving for Java: %w", err)
 		}
-		val, err := arrayToRaw(ndarray.Must(ndarray.ScalarOf(ndarray.Int64, float64(len(mark.Keys)))), s.bo, false, s.opts.LegacyArrayLayouts)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		mark.Keys = append(mark.Keys, string(js))
-		mark.Values = append(mark.Values, val)
+		mark = append(mark, string(js))
 	}
 	for _, b := range builds {
 		for _, v := range slices.Concat(b.Losses, b.Wrt) {
@@ -109,28 +108,77 @@ func (s *saver) javaGradients(vars []*graph.Variable, gops []*graph.Op) (map[*gr
 	return omitVar, omitOp, mark, nil
 }
 
-// takeGradMarks removes the mark of a save for Java from r's updater state
-// and returns the differentiations it lists.
+// gradMarkVariable is the mark of the differentiations builds (JSON), as
+// the constant variable of the given id.
+func (s *saver) gradMarkVariable(builds []string, id rawIntPair) (rawVariable, error) {
+	arr, err := ndarray.FromStrings(builds, len(builds))
+	if err != nil {
+		return rawVariable{}, fmt.Errorf("serialize: saving for Java: the mark of the gradients: %w", err)
+	}
+	ra, err := arrayToRaw(arr, s.bo, false, s.opts.LegacyArrayLayouts)
+	if err != nil {
+		return rawVariable{}, fmt.Errorf("serialize: saving for Java: the mark of the gradients: %w", err)
+	}
+	return rawVariable{ID: &id, Name: gradMarker, DType: fb.DType(ndarray.UTF8), Array: &ra, Device: -1, VarType: fb.VarTypeCONSTANT}, nil
+}
+
+// takeGradMarks removes the mark of a save for Java from r (a UTF8
+// constant no node reads, or, in files written before, an UpdaterState
+// entry) and returns the differentiations it lists.
 func takeGradMarks(r *rawGraph) ([]gradBuild, error) {
-	var out []gradBuild
+	var keys []string
+	found := false
 	kept := r.UpdaterState[:0:0]
 	for _, u := range r.UpdaterState {
 		if u.ParamName != gradMarker {
 			kept = append(kept, u)
 			continue
 		}
-		for _, k := range u.Keys {
-			var b gradBuild
-			if err := json.Unmarshal([]byte(k), &b); err != nil {
-				return nil, fmt.Errorf("serialize: the file's mark of sdgo's gradients: %w", err)
-			}
-			out = append(out, b)
-		}
+		keys, found = append(keys, u.Keys...), true
 	}
-	if out != nil {
+	if found {
 		r.UpdaterState = kept
 	}
+	for i := range r.Variables {
+		v := &r.Variables[i]
+		if v.Name != gradMarker || v.VarType != fb.VarTypeCONSTANT || v.Array == nil || gradMarkRead(r, v) {
+			continue
+		}
+		la, err := arrayFromRaw(v.Array, ndarray.UTF8)
+		if err != nil {
+			return nil, fmt.Errorf("serialize: the file's mark of sdgo's gradients: %w", err)
+		}
+		ss, err := ndarray.Strings(la.arr)
+		if err != nil || la.arr.Rank() != 1 {
+			return nil, fmt.Errorf("serialize: the file's mark of sdgo's gradients is not a vector of strings (%v, shape %v)", la.arr.DType(), la.arr.Shape())
+		}
+		keys, found = append(keys, ss...), true
+		r.Variables = slices.Delete(r.Variables, i, i+1)
+		break
+	}
+	var out []gradBuild
+	for _, k := range keys {
+		var b gradBuild
+		if err := json.Unmarshal([]byte(k), &b); err != nil {
+			return nil, fmt.Errorf("serialize: the file's mark of sdgo's gradients: %w", err)
+		}
+		out = append(out, b)
+	}
 	return out, nil
+}
+
+// gradMarkRead reports whether a node of r reads variable v (then it is a
+// variable of the graph that happens to have the mark's name).
+func gradMarkRead(r *rawGraph, v *rawVariable) bool {
+	if v.ID == nil {
+		return false
+	}
+	for i := range r.Nodes {
+		if slices.Contains(r.Nodes[i].InputPaired, *v.ID) {
+			return true
+		}
+	}
+	return false
 }
 
 // rebuildGradients builds the differentiations of a save for Java again

@@ -7,6 +7,7 @@ import (
 	"github.com/sdgo/sdgo/autodiff"
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // TestJavaSaveOmitsGradients: saved for Java, the gradients autodiff built
@@ -55,9 +56,25 @@ func TestJavaSaveOmitsGradients(t *testing.T) {
 				t.Errorf("%s: gradient variable %s saved", c.name, v.Name)
 			}
 		}
-		if fwd := savedRaw(t, c.build(t), opts); len(r.Nodes) != len(fwd.Nodes) || len(r.Variables) != len(fwd.Variables) {
-			t.Errorf("%s: %d nodes and %d variables saved; the graph without its gradient saves %d and %d",
+		// One variable more than the graph without its gradient: the mark,
+		// a UTF8 constant no node reads (Java loads it as an unused
+		// constant). No UpdaterState entry: Java's fromFlatBuffers would
+		// instantiate the updater from it and fail.
+		if fwd := savedRaw(t, c.build(t), opts); len(r.Nodes) != len(fwd.Nodes) || len(r.Variables) != len(fwd.Variables)+1 {
+			t.Errorf("%s: %d nodes and %d variables saved; the graph without its gradient saves %d and %d, plus the mark",
 				c.name, len(r.Nodes), len(r.Variables), len(fwd.Nodes), len(fwd.Variables))
+		}
+		if len(r.UpdaterState) != 0 {
+			t.Errorf("%s: %d UpdaterState entries saved", c.name, len(r.UpdaterState))
+		}
+		var mark rawVariable
+		for _, v := range r.Variables {
+			if v.Name == gradMarker {
+				mark = v
+			}
+		}
+		if mark.Name != gradMarker || mark.VarType != fb.VarTypeCONSTANT || ndarray.DType(mark.DType) != ndarray.UTF8 || gradMarkRead(r, &mark) {
+			t.Errorf("%s: mark %q (type %v, dtype %v), want an unread UTF8 constant", c.name, mark.Name, mark.VarType, mark.DType)
 		}
 
 		g2, err := Decode(buf)
@@ -103,5 +120,48 @@ func TestJavaSaveRefusesReadersOfGradients(t *testing.T) {
 	}
 	if _, err := Encode(g, nil); err != nil {
 		t.Errorf("ordinary save: %v", err)
+	}
+}
+
+// A file written before the mark moved to a constant holds it as an
+// UpdaterState entry; it still loads with its gradients built again.
+func TestGradMarkInUpdaterStateLoads(t *testing.T) {
+	g := propsGraph(t)
+	loss, _ := g.Variable("loss")
+	grads, err := autodiff.Grad(loss, varsNamed(g, "x", "w")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := savedRaw(t, g, &SaveOptions{Java: true})
+	old := rawUpdaterState{ParamName: gradMarker}
+	for i, v := range r.Variables {
+		if v.Name != gradMarker {
+			continue
+		}
+		la, err := arrayFromRaw(v.Array, ndarray.UTF8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old.Keys = must(ndarray.Strings(la.arr))
+		for k := range old.Keys {
+			old.Values = append(old.Values, must(arrayToRaw(ndarray.Must(ndarray.ScalarOf(ndarray.Int64, float64(k))), fb.ByteOrderLE, false, false)))
+		}
+		r.Variables = append(r.Variables[:i:i], r.Variables[i+1:]...)
+		break
+	}
+	if len(old.Keys) != 1 {
+		t.Fatalf("mark keys %q, want one differentiation", old.Keys)
+	}
+	r.UpdaterState = append(r.UpdaterState, old)
+	g2, err := decodeRaw(t, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := run(t, g, nil, grads[0].Name(), grads[1].Name())
+	got := run(t, g2, nil, grads[0].Name(), grads[1].Name())
+	for k := range want {
+		if d := arrayDiff(want[k], got[k]); d != "" {
+			t.Errorf("gradient %s: %s", k, d)
+		}
 	}
 }

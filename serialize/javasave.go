@@ -52,8 +52,8 @@ import (
 //
 // The gradients autodiff built are left out and marked, to be built again
 // when sdgo loads the file (javagrad.go). The properties Java's classes
-// restore (conv2d, softmax, concat, cast) and relu's scalar are written in
-// every mode (javaprops.go).
+// restore (conv2d, softmax, concat, cast, lstmLayer) and relu's scalar are
+// written in every mode (javaprops.go).
 
 // viewWriteMark separates a view write's node name from its helpers'.
 const viewWriteMark = "/sdgo_view_write/"

@@ -195,7 +195,7 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 	if err != nil {
 		return nil, err
 	}
-	var gradMark *rawUpdaterState
+	var gradMark []string
 	if opts.Java {
 		omitVar, omitOp, mark, err := s.javaGradients(vars, gops)
 		if err != nil {
@@ -318,7 +318,20 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 		}
 	}
 	if gradMark != nil {
-		r.UpdaterState = append(r.UpdaterState, *gradMark)
+		id := rawIntPair{First: 1}
+		for i := range r.Variables {
+			if v := r.Variables[i].ID; v != nil {
+				id.First = max(id.First, v.First+1)
+			}
+		}
+		for i := range r.Nodes {
+			id.First = max(id.First, r.Nodes[i].ID+1)
+		}
+		mv, err := s.gradMarkVariable(gradMark, id)
+		if err != nil {
+			return nil, err
+		}
+		r.Variables = append(r.Variables, mv)
 	}
 	return r, nil
 }
