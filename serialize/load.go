@@ -786,7 +786,7 @@ func (l *loader) cycleError() error {
 // inputs, else as an opaque op.
 func (l *loader) addNode(i int) error {
 	n := &l.r.Nodes[i]
-	fn := &FileNode{raw: *n}
+	fn := &FileNode{raw: n}
 	var gin []*graph.Variable
 	for _, name := range l.inputs[i] {
 		p, isOut := l.producer[name]
