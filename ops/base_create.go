@@ -175,7 +175,16 @@ func makeRange(dt ndarray.DType, start, limit, delta float64) (*ndarray.Array, e
 	if err != nil {
 		return nil, err
 	}
-	// Integers exactly, built once in the output dtype.
+	// Integers exactly, built once in the output dtype, from bounds that
+	// int64 holds: converting a float beyond it gives an arbitrary value.
+	if dt == ndarray.Int32 || dt == ndarray.Int64 {
+		last := start + delta*float64(max(n-1, 0))
+		for _, v := range []float64{start, delta, last} {
+			if !(v >= -(1<<63) && v < 1<<63) {
+				return nil, fmt.Errorf("range from %v to %v by %v: %v is beyond %v", start, limit, delta, v, dt)
+			}
+		}
+	}
 	switch dt {
 	case ndarray.Int32:
 		return intRange[int32](int64(start), int64(delta), n)

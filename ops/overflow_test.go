@@ -45,6 +45,7 @@ func TestIndexArithmeticOverflow(t *testing.T) {
 		{"range at the top", "range", ops.Args{I: []int64{X - 2, X, 1}}, nil, i64([]int{2}, X-2, X-1), ""},
 		{"range down by MinInt64", "range", ops.Args{I: []int64{X, N, N}}, nil, i64([]int{2}, X, -1), ""},
 		{"range int inputs", "range", ops.Args{}, in(ndarray.Scalar(int64(X-1)), ndarray.Scalar(int64(X)), ndarray.Scalar(int64(X))), i64([]int{1}, X-1), ""},
+		{"range float bounds as int64", "range", ops.Args{F: []float64{-1e19, 0, 1e18}, D: []ndarray.DType{ndarray.Int64}}, nil, nil, "-1e+19 is beyond int64"},
 		{"lin_space num", "lin_space", ops.Args{F: []float64{0, 1}, I: []int64{X}}, nil, nil, "[" + big + "]"},
 		{"pad amounts", "pad", ops.Args{}, in(x4, pair(X, X)), nil, big},
 		{"tile reps", "tile", ops.Args{I: []int64{1 << 32, 1 << 32}}, in(x22), nil, "[8589934592 8589934592]"},
