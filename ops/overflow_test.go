@@ -78,6 +78,18 @@ func TestIndexArithmeticOverflow(t *testing.T) {
 		{"eye batch", "eye", ops.Args{I: []int64{2, 2, 1 << 62, 4}}, nil, nil, "[4611686018427387904 4 2 2]"},
 		// The last id + 1 wrapped to a negative number of segments, which
 		// shape inference passed on as the output's size.
+		// tri listed the positions of its ones before allocating (8 bytes
+		// an element, outside the memory budget: 2^32 x 2^32 ran until the
+		// kernel killed the process) and wrapped i+k for k near 2^63.
+		{"tri size", "tri", ops.Args{I: []int64{1 << 32, 1 << 32}}, nil, nil, "[4294967296 4294967296]"},
+		{"tri diagonal", "tri", ops.Args{I: []int64{2, 2, X}}, nil, f32([]int{2, 2}, 1, 1, 1, 1), ""},
+		{"tri diagonal below", "tri", ops.Args{I: []int64{2, 2, N}}, nil, f32([]int{2, 2}, 0, 0, 0, 0), ""},
+		{"triu diagonal", "triu", ops.Args{I: []int64{X}}, in(x22), f64([]int{2, 2}, 0, 0, 0, 0), ""},
+		{"triu diagonal below", "triu", ops.Args{I: []int64{N}}, in(x22), x22, ""},
+		{"triu_bp diagonal", "triu_bp", ops.Args{I: []int64{X}}, in(x22, x22), f64([]int{2, 2}, 0, 0, 0, 0), ""},
+		// The most boxes to keep went through int() of a float64 2^63,
+		// which is not defined, and kept none.
+		{"non_max_suppression count", "non_max_suppression", ops.Args{I: []int64{X}}, in(f64([]int{1, 4}, 0, 0, 1, 1), f64([]int{1}, 1)), i32([]int{1}, 0), ""},
 		{"segment_sum last id", "segment_sum", ops.Args{}, in(x4, i64([]int{4}, 0, 0, 0, X)), nil, "segment id " + big},
 		{"unsorted_segment_sum count", "unsorted_segment_sum", ops.Args{I: []int64{1 << 62}}, in(x4, i64([]int{4}, 0, 0, 0, 0)), nil, "4611686018427387904 segments"},
 		{"expand_dims axis", "expand_dims", ops.Args{I: []int64{N}}, in(x4), nil, "axis " + huge},
