@@ -75,6 +75,8 @@ func TestIndexArithmeticOverflow(t *testing.T) {
 		{"confusion_matrix classes", "confusion_matrix", ops.Args{I: []int64{1 << 32}}, in(i64([]int{1}, 0), i64([]int{1}, 0)), nil, "[4294967296 4294967296]"},
 		{"confusion_matrix label", "confusion_matrix", ops.Args{}, in(i64([]int{1}, X), i64([]int{1}, 0)), nil, "class " + big},
 		{"fill shape", "fill", ops.Args{}, in(i64([]int{3}, 1<<32, 1<<32, 0)), nil, "[4294967296 4294967296 0]"},
+		{"create shape", "create", ops.Args{}, in(i64([]int{2}, 1<<32, 1<<32)), nil, "[4294967296 4294967296]"},
+		{"distribution_uniform shape", "distribution_uniform", ops.Args{F: []float64{0, 1}}, in(i64([]int{2}, 1<<62, 4)), nil, "[4611686018427387904 4]"},
 		{"eye batch", "eye", ops.Args{I: []int64{2, 2, 1 << 62, 4}}, nil, nil, "[4611686018427387904 4 2 2]"},
 		// The last id + 1 wrapped to a negative number of segments, which
 		// shape inference passed on as the output's size.
