@@ -30,6 +30,79 @@ func rangeLen(start, limit, delta float64) (int, error) {
 	return int(n), nil
 }
 
+// intRangeLen is rangeLen for integer bounds, exact over all of int64:
+// the distance is taken as an unsigned number, which a float64 (or an
+// int64 difference) cannot hold for bounds far apart or near the limits.
+func intRangeLen(start, limit, delta int64) (int, error) {
+	var dist, step uint64
+	switch {
+	case delta == 0:
+		return 0, fmt.Errorf("range: delta is 0")
+	case delta > 0 && limit > start:
+		dist, step = uint64(limit)-uint64(start), uint64(delta)
+	case delta < 0 && limit < start:
+		dist, step = uint64(start)-uint64(limit), -uint64(delta)
+	default:
+		return 0, nil
+	}
+	n := (dist-1)/step + 1
+	if n > 1<<31 {
+		return 0, fmt.Errorf("range from %d to %d by %d has %d values, too many", start, limit, delta, n)
+	}
+	return int(n), nil
+}
+
+// rangeIntBounds returns start, limit and delta as integers when every one
+// is given as an integer (integer scalar inputs, or int args without float
+// args), so that an integer range is computed without rounding through
+// float64; ok is false otherwise, and rangeBounds reads them.
+func rangeIntBounds(in []*ndarray.Array, a *Args) (start, limit, delta int64, ok bool) {
+	var v []int64
+	if len(in) == 0 {
+		if len(a.F) != 0 {
+			return 0, 0, 0, false
+		}
+		v = a.I
+	} else {
+		for _, x := range in {
+			if x == nil || !x.DType().IsInt() || x.Size() != 1 {
+				return 0, 0, 0, false
+			}
+			v = append(v, x.Int64s()[0])
+		}
+	}
+	switch len(v) {
+	case 1:
+		return 0, v[0], 1, true
+	case 2:
+		return v[0], v[1], 1, true
+	case 3:
+		return v[0], v[1], v[2], true
+	}
+	return 0, 0, 0, false
+}
+
+// intRangeArray is an Int32 or Int64 range from integer bounds; ok is false
+// when the dtype or the bounds are not integers.
+func intRangeArray(dt ndarray.DType, in []*ndarray.Array, a *Args, shapeOnly bool) (v *ndarray.Array, n int, ok bool, err error) {
+	if dt != ndarray.Int32 && dt != ndarray.Int64 {
+		return nil, 0, false, nil
+	}
+	start, limit, delta, ok := rangeIntBounds(in, a)
+	if !ok {
+		return nil, 0, false, nil
+	}
+	if n, err = intRangeLen(start, limit, delta); err != nil || shapeOnly {
+		return nil, n, true, err
+	}
+	if dt == ndarray.Int32 {
+		v, err = intRange[int32](start, delta, n)
+	} else {
+		v, err = intRange[int64](start, delta, n)
+	}
+	return v, n, true, err
+}
+
 // rangeDType is range's output dtype: dtype arg 0, else input 0's
 // (a floating-point input among the others wins over an integer start),
 // else int64 for int args and float32 for float args.
@@ -102,7 +175,16 @@ func makeRange(dt ndarray.DType, start, limit, delta float64) (*ndarray.Array, e
 	if err != nil {
 		return nil, err
 	}
-	// Integers exactly, built once in the output dtype.
+	// Integers exactly, built once in the output dtype, from bounds that
+	// int64 holds: converting a float beyond it gives an arbitrary value.
+	if dt == ndarray.Int32 || dt == ndarray.Int64 {
+		last := start + delta*float64(max(n-1, 0))
+		for _, v := range []float64{start, delta, last} {
+			if !(v >= -(1<<63) && v < 1<<63) {
+				return nil, fmt.Errorf("range from %v to %v by %v: %v is beyond %v", start, limit, delta, v, dt)
+			}
+		}
+	}
 	switch dt {
 	case ndarray.Int32:
 		return intRange[int32](int64(start), int64(delta), n)
@@ -148,6 +230,23 @@ var rangeOp = Register(&Def{
 		if !known {
 			return infos(Info{DType: dt, Shape: []int{-1}}), nil
 		}
+		values := make([]*ndarray.Array, len(in))
+		for i, x := range in {
+			values[i] = x.Value
+		}
+		if _, n, ok, err := intRangeArray(dt, values, a, true); ok {
+			if err != nil {
+				return nil, err
+			}
+			if n > maxInferredRange {
+				return infos(Info{DType: dt, Shape: []int{n}}), nil
+			}
+			v, _, _, err := intRangeArray(dt, values, a, false)
+			if err != nil {
+				return nil, err
+			}
+			return infos(Info{DType: dt, Shape: v.Shape(), Value: v}), nil
+		}
 		start, limit, delta, err := rangeBounds(vals, a)
 		if err != nil {
 			return nil, err
@@ -167,11 +266,15 @@ var rangeOp = Register(&Def{
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
 		dts, vals := numericValues(in)
+		dt := rangeDType(dts, a)
+		if v, _, ok, err := intRangeArray(dt, in, a, false); ok {
+			return one(v, err)
+		}
 		start, limit, delta, err := rangeBounds(vals, a)
 		if err != nil {
 			return nil, err
 		}
-		return one(makeRange(rangeDType(dts, a), start, limit, delta))
+		return one(makeRange(dt, start, limit, delta))
 	},
 })
 

@@ -41,13 +41,13 @@ func segmentIDs(op string, x, ids *ndarray.Array, sorted bool, num int) ([]int, 
 	}
 	v := intsOf(ids.Int64s())
 	if sorted {
-		num = 0
-		if len(v) > 0 {
-			num = v[len(v)-1] + 1
+		var err error
+		if num, err = sortedSegmentCount(op, v); err != nil {
+			return nil, 0, err
 		}
 	}
-	if num < 0 || num > maxUnstack*16 {
-		return nil, 0, fmt.Errorf("%s: %d segments; at most %d", op, num, maxUnstack*16)
+	if err := checkSegmentCount(op, num); err != nil {
+		return nil, 0, err
 	}
 	for i, s := range v {
 		if s < 0 || s >= num {
@@ -58,6 +58,29 @@ func segmentIDs(op string, x, ids *ndarray.Array, sorted bool, num int) ([]int, 
 		}
 	}
 	return v, num, nil
+}
+
+// sortedSegmentCount is the number of segments of sorted ids: the last id
+// + 1, which is checked first since the largest id would wrap around.
+func sortedSegmentCount(op string, ids []int) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	last := ids[len(ids)-1]
+	if last < 0 || last >= maxSegments {
+		return 0, fmt.Errorf("%s: last segment id %d is out of range 0..%d", op, last, maxSegments-1)
+	}
+	return last + 1, nil
+}
+
+// maxSegments bounds the number of segments, and so the rows of the output.
+const maxSegments = maxUnstack * 16
+
+func checkSegmentCount(op string, num int) error {
+	if num < 0 || num > maxSegments {
+		return fmt.Errorf("%s: %d segments; at most %d", op, num, maxSegments)
+	}
+	return nil
 }
 
 // segInner returns the size of one row of x.
@@ -284,7 +307,11 @@ func segmentDef(name string, mode int, sorted bool, doc string, grad GradFunc) *
 			switch {
 			case sorted:
 				if v, ok := constInts(in[1]); ok && len(v) > 0 {
-					num = v[len(v)-1] + 1
+					n, err := sortedSegmentCount(name, v)
+					if err != nil {
+						return nil, err
+					}
+					num = n
 				}
 			case len(in) > 2:
 				if v, ok := constInts(in[2]); ok && len(v) == 1 {
@@ -294,6 +321,11 @@ func segmentDef(name string, mode int, sorted bool, doc string, grad GradFunc) *
 				num = int(a.I[0])
 			default:
 				return nil, fmt.Errorf("%s needs the number of segments as int arg 0 or input 2", name)
+			}
+			if num != -1 {
+				if err := checkSegmentCount(name, num); err != nil {
+					return nil, err
+				}
 			}
 			return infos(Info{DType: x.DType, Shape: append([]int{num}, x.Shape[1:]...)}), nil
 		},

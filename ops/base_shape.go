@@ -130,12 +130,12 @@ var expandDimsOp = Register(&Def{
 		if x.UnknownRank || !ok {
 			return infos(Info{DType: x.DType, UnknownRank: true}), nil
 		}
-		r := len(x.Shape)
+		r, given := len(x.Shape), ax
 		if ax < 0 {
 			ax += r + 1
 		}
 		if ax < 0 || ax > r {
-			return nil, fmt.Errorf("expand_dims at axis %d of shape %v", ax, x.Shape)
+			return nil, fmt.Errorf("expand_dims at axis %d of shape %v", given, x.Shape)
 		}
 		s := append(append(append([]int(nil), x.Shape[:ax]...), 1), x.Shape[ax:]...)
 		return infos(Info{DType: x.DType, Shape: s}), nil

@@ -42,7 +42,7 @@ func resolveSlice(op string, shape, begin, size []int) (*ssSpec, error) {
 		if n == -1 {
 			n = d - b
 		}
-		if n < 0 || b+n > d {
+		if n < 0 || n > d-b { // not b+n > d: that sum can wrap past the largest int
 			return nil, fmt.Errorf("%s: size %d from %d on axis %d is out of range for shape %v", op, size[i], b, i, shape)
 		}
 		sp.begin[i], sp.step[i], sp.count[i], sp.out[i] = b, 1, n, n

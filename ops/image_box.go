@@ -250,7 +250,12 @@ var nonMaxSuppressionOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		keep := suppress(boxes.Float64s(), scores.Float64s(), int(max(maxOut, 0)), iou, minScore)
+		if math.IsNaN(maxOut) {
+			return nil, fmt.Errorf("%s: the most boxes to keep is NaN", name)
+		}
+		// Bounded by the number of boxes before the conversion: int() of a
+		// float at or past 2^63 is not defined, and gave no boxes at all.
+		keep := suppress(boxes.Float64s(), scores.Float64s(), int(min(max(maxOut, 0), float64(bs[0]))), iou, minScore)
 		out := c.Alloc(ndarray.Int32, []int{len(keep)})
 		d := ndarray.Raw[int32](out)[out.Offset():]
 		for i, k := range keep {

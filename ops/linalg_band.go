@@ -38,8 +38,10 @@ func maskT[T ndarray.Num](out, x *ndarray.Array, keep func(i, j int) bool) error
 
 // masked allocates out of shape and fills it as maskT.
 func masked(c *Ctx, name string, x *ndarray.Array, shape []int, keep func(i, j int) bool) ([]*ndarray.Array, error) {
-	out := c.Alloc(x.DType(), shape)
-	var err error
+	out, err := c.TryAlloc(x.DType(), shape)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	switch x.DType() {
 	case ndarray.Float32:
 		err = maskT[float32](out, x, keep)
@@ -162,6 +164,9 @@ func triParams(a *Args) (rows, cols, k int, dt ndarray.DType, err error) {
 	if rows < 0 || cols < 0 {
 		return 0, 0, 0, 0, fmt.Errorf("tri: negative size in int args %v", a.I)
 	}
+	if err := ndarray.CheckShape([]int{rows, cols}); err != nil {
+		return 0, 0, 0, 0, fmt.Errorf("tri: int args %v: %w", a.I, err)
+	}
 	dt = a.DType(0, ndarray.Float32)
 	if !dt.IsNumeric() {
 		return 0, 0, 0, 0, fmt.Errorf("tri: the output dtype %v is not numeric", dt)
@@ -188,17 +193,14 @@ var triOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		one1, err := ndarray.ScalarOf(dt, 1)
+		// A row of ones masked into every row: no list of positions as
+		// large as the output, and j-i <= k rather than j <= i+k, which
+		// wraps for a diagonal near the int64 limit.
+		ones, err := ndarray.Full(dt, 1, cols)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("tri: %w", err)
 		}
-		var to []int
-		for i := 0; i < r; i++ {
-			for j := 0; j < cols && j <= i+k; j++ {
-				to = append(to, i*cols+j)
-			}
-		}
-		return one(place(c, "tri", dt, []int{r, cols}, nil, one1, to, make([]int, len(to)), len(to)))
+		return masked(c, "tri", ones, []int{r, cols}, func(i, j int) bool { return j-i <= k })
 	},
 })
 
@@ -237,7 +239,7 @@ var triuOp = Register(&Def{
 			return nil, fmt.Errorf("triu: a scalar input; it needs rank 1 or more")
 		}
 		k := int(a.Int(0, 0))
-		return masked(c, "triu", x, triuShape(x.Shape()), func(i, j int) bool { return j >= i+k })
+		return masked(c, "triu", x, triuShape(x.Shape()), func(i, j int) bool { return j-i >= k }) // i+k wraps for k near 2^63
 	},
 	Grad: bpOp("triu_bp"),
 })
@@ -269,7 +271,7 @@ var triuBpOp = Register(&Def{
 			return nil, fmt.Errorf("triu_bp: an input of shape %v and a gradient of shape %v", x.Shape(), g.Shape())
 		}
 		k := int(a.Int(0, 0))
-		out, err := masked(c, "triu_bp", g, g.Shape(), func(i, j int) bool { return j >= i+k })
+		out, err := masked(c, "triu_bp", g, g.Shape(), func(i, j int) bool { return j-i >= k }) // i+k wraps for k near 2^63
 		if err != nil || x.Rank() > 1 {
 			return out, err
 		}

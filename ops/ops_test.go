@@ -42,9 +42,8 @@ func infoOf(a *ndarray.Array) ops.Info {
 // validation.TestCases (graph, listener, round trip) and checks that every
 // registered op is covered.
 
-// runOp infers and runs an op, and checks that the run agrees with the
-// inference.
-func runOp(t *testing.T, name string, args ops.Args, in ...*ndarray.Array) []*ndarray.Array {
+// lookupWithInfos returns the op's definition and the Infos of its inputs.
+func lookupWithInfos(t *testing.T, name string, in []*ndarray.Array) (*ops.Def, []ops.Info) {
 	t.Helper()
 	def, ok := ops.Lookup(name)
 	if !ok {
@@ -54,6 +53,14 @@ func runOp(t *testing.T, name string, args ops.Args, in ...*ndarray.Array) []*nd
 	for i, a := range in {
 		infos[i] = infoOf(a)
 	}
+	return def, infos
+}
+
+// runOp infers and runs an op, and checks that the run agrees with the
+// inference.
+func runOp(t *testing.T, name string, args ops.Args, in ...*ndarray.Array) []*ndarray.Array {
+	t.Helper()
+	def, infos := lookupWithInfos(t, name, in)
 	want, err := def.Infer(infos, &args)
 	if err != nil {
 		t.Fatalf("%s: infer: %v", name, err)

@@ -62,7 +62,9 @@
 // Large arrays are read without a copy when the file is little-endian and
 // their bytes are aligned for their type (Load reads files into 64-byte
 // aligned memory, and sdgo aligns array data in the files it writes); the
-// graph then shares the file's bytes.
+// graph then shares the file's bytes. When the arrays are less than half of
+// the file (a file of many ops and few weights) they are copied instead, so
+// that the file's bytes are freed once the graph is built.
 //
 // # Layers
 //

@@ -180,8 +180,8 @@ func readStream(r io.Reader) ([]byte, error) {
 // loading found: ops sdgo lacks, dtypes it cannot compute with, anything
 // kept without being understood.
 //
-// Arrays of a little-endian file whose bytes are suitably aligned share buf
-// (no copy): the caller must not change buf afterwards. Errors for malformed
+// Arrays of a little-endian file whose bytes are suitably aligned may share
+// buf (no copy): the caller must not change buf afterwards. Errors for malformed
 // files are *FormatError (a broken buffer) or name the variable or node at
 // fault (duplicate names, inputs naming nothing, cycles, bad arrays).
 func Decode(buf []byte) (g *graph.Graph, err error) { return DecodeContext(context.Background(), buf) }
@@ -786,7 +786,7 @@ func (l *loader) cycleError() error {
 // inputs, else as an opaque op.
 func (l *loader) addNode(i int) error {
 	n := &l.r.Nodes[i]
-	fn := &FileNode{raw: *n}
+	fn := &FileNode{raw: n}
 	var gin []*graph.Variable
 	for _, name := range l.inputs[i] {
 		p, isOut := l.producer[name]

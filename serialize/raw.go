@@ -25,9 +25,10 @@ type rawIntPair struct {
 type rawArray struct {
 	// ShapeInfo is libnd4j's shape-info vector; see parseShapeInfo.
 	ShapeInfo []int64
-	// Buffer holds the raw element bytes in ByteOrder. After decode it aliases
-	// the input buffer (no copy): the caller must not modify the input while
-	// the rawGraph is in use, and must copy before changing the bytes.
+	// Buffer holds the raw element bytes in ByteOrder. After decode it may
+	// alias the input buffer (no copy; see detachArrays): the caller must not
+	// modify the input while the rawGraph is in use, and must copy before
+	// changing the bytes.
 	Buffer    []byte
 	DType     fb.DType
 	ByteOrder fb.ByteOrder

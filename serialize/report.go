@@ -47,7 +47,10 @@ func ReportOf(g *graph.Graph) *Report {
 // sdgo does not model are written back unchanged, and, for nodes kept
 // opaque, everything needed to save them.
 type FileNode struct {
-	raw    rawNode
+	// raw points into the loader's decoded nodes, which nothing changes
+	// once the graph is built: a copy per node doubled the nodes' memory
+	// while loading.
+	raw    *rawNode
 	inputs []fileInput
 	reason string
 }

@@ -435,7 +435,7 @@ func (s *saver) node(op *graph.Op) (rawNode, error) {
 	var n rawNode
 	switch {
 	case fn != nil:
-		n = fn.raw // a shallow copy: the fields replaced below get new slices
+		n = *fn.raw // a shallow copy: the fields replaced below get new slices
 		n.Properties = reorderProps(n.Properties, s.bo)
 		if n.Scalar != nil {
 			a := reorderRaw(*n.Scalar, s.bo)
@@ -505,7 +505,7 @@ func (s *saver) node(op *graph.Op) (rawNode, error) {
 	n.OutputTypes = types
 	if def != nil {
 		a := op.Args()
-		if fn == nil || !argsEqual(a, ptr(argsFromNode(&fn.raw, def, dtypesOf(op.Inputs())))) {
+		if fn == nil || !argsEqual(a, ptr(argsFromNode(fn.raw, def, dtypesOf(op.Inputs())))) {
 			if err := s.setArgs(&n, op, def, a); err != nil {
 				return n, err
 			}
