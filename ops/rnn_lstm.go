@@ -829,6 +829,16 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 	dhp := ctx.Alloc(dt, []int{bS, nOut})
 	defer ctx.Release(dhp)
 	dhps := ndarray.Raw[T](dhp)[:n]
+	// Wrᵀ once per run: the GEMM would otherwise copy Wr into row-major
+	// order at every step.
+	wrT := ctx.Alloc(dt, []int{g4, nOut})
+	defer ctx.Release(wrT)
+	wrTs := ndarray.Raw[T](wrT)[:g4*nOut]
+	for i := 0; i < nOut; i++ {
+		for j, v := range p.wrs[i*g4 : (i+1)*g4] {
+			wrTs[j*nOut+i] = v
+		}
+	}
 	scratch := make([]T, 5*n) // the derivatives of the step's gates and of outAct
 	dhNext, dcNext := make([]T, n), make([]T, n)
 	if dwp == nil && p.wp != nil {
@@ -901,7 +911,7 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 		// dhPrev = dz·Wrᵀ for the step.
 		sa, err := ndarray.Wrap(step, bS, g4)
 		if err == nil {
-			err = ndarray.MatMulInto(dhp, sa, p.wr, false, true)
+			err = ndarray.MatMulInto(dhp, sa, wrT, false, false)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
