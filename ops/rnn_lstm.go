@@ -363,13 +363,16 @@ func lstmApply[T float32 | float64](act lstmAct, dst, z []T) error {
 		}
 		return ndarray.UnaryInto(op, out, src, param)
 	}
+	// The common activations call the kernels UnaryInto would, on the
+	// slices, sparing the arrays it needs at every step.
+	tab := kernels.For[T]()
 	switch act.id {
 	case 0:
-		return kernel(ndarray.Tanh, 0)
+		tab.Tanh(dst, z)
 	case 1:
-		return kernel(ndarray.Relu, 0)
+		tab.Relu(dst, z)
 	case 2:
-		return kernel(ndarray.Sigmoid, 0)
+		tab.Sigmoid(dst, z)
 	case 3:
 		for i, v := range z {
 			dst[i] = al*v + be
