@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
 )
 
@@ -362,13 +363,16 @@ func lstmApply[T float32 | float64](act lstmAct, dst, z []T) error {
 		}
 		return ndarray.UnaryInto(op, out, src, param)
 	}
+	// The common activations call the kernels UnaryInto would, on the
+	// slices, sparing the arrays it needs at every step.
+	tab := kernels.For[T]()
 	switch act.id {
 	case 0:
-		return kernel(ndarray.Tanh, 0)
+		tab.Tanh(dst, z)
 	case 1:
-		return kernel(ndarray.Relu, 0)
+		tab.Relu(dst, z)
 	case 2:
-		return kernel(ndarray.Sigmoid, 0)
+		tab.Sigmoid(dst, z)
 	case 3:
 		for i, v := range z {
 			dst[i] = al*v + be
@@ -526,7 +530,9 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 	tr := &lstmTrace[T]{
 		xs: ctx.Alloc(dt, []int{sL * bS, nIn}), za: ctx.Alloc(dt, []int{sL * bS * g4}), aa: ctx.Alloc(dt, []int{sL * bS * g4}),
 		ha: ctx.Alloc(dt, []int{(sL + 1) * n}), ca: ctx.Alloc(dt, []int{(sL + 1) * n}), aca: ctx.Alloc(dt, []int{sL * n}),
-		clipped: make([]bool, sL*n),
+	}
+	if o.clip > 0 { // without clipping nothing is ever clipped
+		tr.clipped = make([]bool, sL*n)
 	}
 	tr.x, tr.z, tr.a = ndarray.Raw[T](tr.xs)[:sL*bS*nIn], ndarray.Raw[T](tr.za)[:sL*bS*g4], ndarray.Raw[T](tr.aa)[:sL*bS*g4]
 	tr.h, tr.c, tr.ac = ndarray.Raw[T](tr.ha)[:(sL+1)*n], ndarray.Raw[T](tr.ca)[:(sL+1)*n], ndarray.Raw[T](tr.aca)[:sL*n]
@@ -554,12 +560,11 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 		return fail(err)
 	}
 	xws := ndarray.Raw[T](xw)[:sL*bS*g4]
+	add := kernels.For[T]().Add
 	if p.b != nil {
 		for r := 0; r < sL*bS; r++ {
 			row := xws[r*g4 : (r+1)*g4]
-			for j, v := range p.b {
-				row[j] += v
-			}
+			add(row, row, p.b)
 		}
 	}
 	if p.hI != nil {
@@ -594,10 +599,7 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 		for e := 0; e < bS; e++ {
 			xr, rr := xws[(s*bS+e)*g4:], rs[e*g4:]
 			for k := 0; k < 4; k++ {
-				zk := z[k*n+e*nOut : k*n+(e+1)*nOut]
-				for j := range zk {
-					zk[j] = xr[k*nOut+j] + rr[k*nOut+j]
-				}
+				add(z[k*n+e*nOut:k*n+(e+1)*nOut], xr[k*nOut:(k+1)*nOut], rr[k*nOut:(k+1)*nOut])
 			}
 			if p.wp != nil {
 				for j := 0; j < nOut; j++ {
@@ -613,7 +615,10 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 			return fail(err)
 		}
 		ai, af, ag := a[:n], a[n:2*n], a[2*n:3*n]
-		clipped := tr.clipped[s*n : (s+1)*n]
+		var clipped []bool
+		if tr.clipped != nil {
+			clipped = tr.clipped[s*n : (s+1)*n]
+		}
 		for k := range cn {
 			v := af[k]*cp[k] + ai[k]*ag[k]
 			if lc > 0 && (v > lc || v < -lc) {
@@ -645,7 +650,9 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 			if s >= lim[e] {
 				copy(hn[e*nOut:(e+1)*nOut], hp[e*nOut:(e+1)*nOut])
 				copy(cn[e*nOut:(e+1)*nOut], cp[e*nOut:(e+1)*nOut])
-				clear(clipped[e*nOut : (e+1)*nOut])
+				if clipped != nil {
+					clear(clipped[e*nOut : (e+1)*nOut])
+				}
 			}
 		}
 	}
@@ -829,8 +836,25 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 	dhp := ctx.Alloc(dt, []int{bS, nOut})
 	defer ctx.Release(dhp)
 	dhps := ndarray.Raw[T](dhp)[:n]
-	scratch := make([]T, 5*n) // the derivatives of the step's gates and of outAct
-	dhNext, dcNext := make([]T, n), make([]T, n)
+	// Wrᵀ once per run: the GEMM would otherwise copy Wr into row-major
+	// order at every step.
+	wrT := ctx.Alloc(dt, []int{g4, nOut})
+	defer ctx.Release(wrT)
+	wrTs := ndarray.Raw[T](wrT)[:g4*nOut]
+	for i := 0; i < nOut; i++ {
+		for j, v := range p.wrs[i*g4 : (i+1)*g4] {
+			wrTs[j*nOut+i] = v
+		}
+	}
+	// The derivatives of the step's gates and of outAct, then the
+	// gradients flowing into the step from the next one.
+	sc := ctx.Alloc(dt, []int{7 * n})
+	defer ctx.Release(sc)
+	scratch := ndarray.Raw[T](sc)[:7*n]
+	dhNext, dcNext := scratch[5*n:6*n], scratch[6*n:]
+	clear(dhNext)
+	clear(dcNext)
+	scratch = scratch[:5*n]
 	if dwp == nil && p.wp != nil {
 		dwp = make([]T, 3*nOut) // the loop accumulates it; nobody reads it
 	}
@@ -857,7 +881,10 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 		}
 		di, df, dg, do, dac := scratch[:n], scratch[n:2*n], scratch[2*n:3*n], scratch[3*n:4*n], scratch[4*n:]
 		ai, af, ag, ao := a[:n], a[n:2*n], a[2*n:3*n], a[3*n:]
-		clipped := tr.clipped[s*n : (s+1)*n]
+		var clipped []bool
+		if tr.clipped != nil {
+			clipped = tr.clipped[s*n : (s+1)*n]
+		}
 		step := dz[s*bS*g4 : (s+1)*bS*g4]
 		for e := 0; e < bS; e++ {
 			row := step[e*g4 : (e+1)*g4]
@@ -884,7 +911,7 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 					dc += dzo * p.wp[2*nOut+j]
 					dwp[2*nOut+j] += dzo * cn[k]
 				}
-				if clipped[k] {
+				if clipped != nil && clipped[k] {
 					dc = 0
 				}
 				dzi, dzf, dzg := dc*ag[k]*di[k], dc*cp[k]*df[k], dc*ai[k]*dg[k]
@@ -901,7 +928,7 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 		// dhPrev = dz·Wrᵀ for the step.
 		sa, err := ndarray.Wrap(step, bS, g4)
 		if err == nil {
-			err = ndarray.MatMulInto(dhp, sa, p.wr, false, true)
+			err = ndarray.MatMulInto(dhp, sa, wrT, false, false)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
@@ -1027,7 +1054,9 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 		return raw[i][dir*size : (dir+1)*size]
 	}
 	hl := o.hLayout(d)
-	dh := make([]T, d.sL*n)
+	dha := ctx.Alloc(dt, []int{d.sL * n})
+	defer ctx.Release(dha)
+	dh := ndarray.Raw[T](dha)[:d.sL*n]
 	g4 := 4 * d.nOut
 	for dir := 0; dir < o.dirs; dir++ {
 		p := lstmDirOf[T](o, in, d, dir)
