@@ -109,3 +109,34 @@ func benchAdam[T kernels.Float](b *testing.B) {
 		})
 	}
 }
+
+// momentumLoop is the update momentumStep computes, one element at a time:
+// the reference its tests compare with.
+func momentumLoop[T kernels.Float](x [4][]T, lr, mu, decay float64, nesterov bool) {
+	p, g, v := x[0], x[1], x[2]
+	l, m, d := T(lr), T(mu), T(decay)
+	if nesterov {
+		for i := range p {
+			prev := v[i]
+			v[i] = m*v[i] - l*g[i]
+			p[i] += -m*prev + (1+m)*v[i] - d*p[i]
+		}
+		return
+	}
+	for i := range p {
+		v[i] = m*v[i] - l*g[i]
+		p[i] += v[i] - d*p[i]
+	}
+}
+
+// adamLoop is the update adamStep computes, one element at a time: the
+// reference its tests compare with.
+func adamLoop[T kernels.Float](x [4][]T, c adamCoeffs) {
+	p, g, m, v := x[0], x[1], x[2], x[3]
+	b1, b2, alpha, eps, decay := T(c.b1), T(c.b2), T(c.alpha), T(c.epsHat), T(c.decay)
+	for i := range p {
+		m[i] = b1*m[i] + (1-b1)*g[i]
+		v[i] = b2*v[i] + (1-b2)*g[i]*g[i]
+		p[i] -= alpha*m[i]/(T(math.Sqrt(float64(v[i])))+eps) + decay*p[i]
+	}
+}
