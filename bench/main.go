@@ -173,6 +173,9 @@ func main() {
 		if ct := openblasCoreType(); ct != "" {
 			torch += "; OPENBLAS_CORETYPE=" + ct
 		}
+		for _, kv := range inheritedOpenBLASTuning() {
+			torch += "; inherited " + kv
+		}
 		torch += ")"
 	}
 	gomlx := "GoMLX v0.26.0 (simplego backend, bench/gomlx; parallelism and GOMAXPROCS set to the cores)"

@@ -6,6 +6,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -66,6 +67,23 @@ func startTorch(model string, dt ndarray.DType, threads int, arrays map[string]*
 		}
 		return cmd, nil
 	})
+}
+
+// inheritedOpenBLASTuning lists the OPENBLAS_* settings the PyTorch peer
+// inherits from the caller besides the thread count and core type, which the
+// bench sets itself. They are passed on unchanged but named in the table,
+// since some (OPENBLAS_L2_SIZE, say) change OpenBLAS's blocking and with it
+// PyTorch's speed several-fold.
+func inheritedOpenBLASTuning() []string {
+	var kvs []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "OPENBLAS_") && name != "OPENBLAS_NUM_THREADS" && name != "OPENBLAS_CORETYPE" {
+			kvs = append(kvs, kv)
+		}
+	}
+	sort.Strings(kvs)
+	return kvs
 }
 
 // openblasCoreType is the OPENBLAS_CORETYPE the PyTorch peer runs with:

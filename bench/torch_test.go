@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/sdgo/sdgo/ndarray"
@@ -32,5 +33,25 @@ func TestTorchPeer(t *testing.T) {
 	}
 	if d, err := p.round(3); err != nil || d <= 0 {
 		t.Errorf("round: %v, %v", d, err)
+	}
+}
+
+// The table names the OpenBLAS settings the peer inherits, so that a run
+// under a tuning variable is not mistaken for PyTorch's default speed.
+func TestInheritedOpenBLASTuning(t *testing.T) {
+	t.Setenv("OPENBLAS_L2_SIZE", "512")
+	t.Setenv("OPENBLAS_NUM_THREADS", "7")
+	t.Setenv("OPENBLAS_CORETYPE", "Haswell")
+	t.Setenv("OPENBLAS_VERBOSE", "2")
+	got := strings.Join(inheritedOpenBLASTuning(), " ")
+	for _, kv := range []string{"OPENBLAS_L2_SIZE=512", "OPENBLAS_VERBOSE=2"} {
+		if !strings.Contains(got, kv) {
+			t.Errorf("inheritedOpenBLASTuning() = %q, without %s", got, kv)
+		}
+	}
+	for _, name := range []string{"OPENBLAS_NUM_THREADS", "OPENBLAS_CORETYPE"} {
+		if strings.Contains(got, name) {
+			t.Errorf("inheritedOpenBLASTuning() = %q names %s, which the bench sets itself", got, name)
+		}
 	}
 }
