@@ -180,7 +180,9 @@ type DropoutConfig struct {
 	// (op dropout, whose gradient draws the mask again from the seed), as
 	// a gradient check needs. The default, 0, draws a new mask each run
 	// (ops distribution_bernoulli without a seed, times x), which is what
-	// training wants: a graph trained by Fit runs once a step.
+	// training wants: a graph trained by Fit runs once a step. Calling
+	// ops.SetRandomSeed before training makes those masks, and so the
+	// training run, repeat.
 	Seed int64
 }
 

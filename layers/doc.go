@@ -33,7 +33,8 @@
 // is checked once, at its end.
 //
 // Training and inference differ in two layers. Dropout for training draws
-// a new mask each run (or a fixed one from a seed, for gradient checks);
+// a new mask each run (or a fixed one from a seed, for gradient checks;
+// ops.SetRandomSeed makes the sequence of new masks repeat);
 // for inference it adds nothing. BatchNorm for training normalizes with
 // the batch's mean and variance; for inference with the CONSTANTs
 // name/mean and name/variance. A program builds the model twice, once

@@ -11,6 +11,7 @@ import (
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/layers"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
 	"github.com/sdgo/sdgo/serialize"
 	"github.com/sdgo/sdgo/validation"
 	"github.com/sdgo/sdgo/weightinit"
@@ -392,6 +393,16 @@ func TestDropout(t *testing.T) {
 			}
 			masks[name] = v
 		}
+	}
+	// ops.SetRandomSeed makes the fresh masks repeat: a training run with
+	// dropout can be run again to the same numbers.
+	var seqs [2][]float64
+	for i := range seqs {
+		ops.SetRandomSeed(21)
+		seqs[i] = append(output(t, g, feeds, fresh).Float64s(), output(t, g, feeds, fresh).Float64s()...)
+	}
+	if !slicesEqual(seqs[0], seqs[1]) {
+		t.Error("fresh dropout: two runs after ops.SetRandomSeed(21) drew different masks")
 	}
 	g2 := graph.New()
 	x2 := g2.Placeholder("x", f64, 3, 4)

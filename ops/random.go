@@ -136,6 +136,15 @@ var unseeded atomic.Uint64
 
 func init() { unseeded.Store(uint64(time.Now().UnixNano())) }
 
+// SetRandomSeed makes the seeds that random ops without one take (a node
+// without int arg 0, the unseeded dropout of package layers) follow from
+// seed, as ND4J's Nd4j.getRandom().setSeed does for SameDiff: after it, the
+// same sequence of runs draws the same numbers, so a training run with
+// dropout repeats. The seeds are handed out in the order ops start, so only
+// a program that runs one graph at a time, with Session.Parallel at most 1,
+// repeats exactly. The process starts from a seed of the clock.
+func SetRandomSeed(seed int64) { unseeded.Store(uint64(seed)) }
+
 // seedOf is the op's seed, int arg 0, or a fresh one when it has none.
 func seedOf(a *Args) int64 {
 	if a != nil && len(a.I) > 0 {

@@ -79,6 +79,35 @@ func TestRandomReproducible(t *testing.T) {
 	}
 }
 
+// After SetRandomSeed, the ops without a seed draw the same sequence again;
+// without it, each run draws anew.
+func TestSetRandomSeed(t *testing.T) {
+	d, _ := Lookup("distribution_uniform")
+	draw := func() string {
+		shape := ndarray.Must(ndarray.FromSlice([]int64{20}, 1))
+		out, err := d.Run(nil, []*ndarray.Array{shape}, &Args{F: []float64{0, 1}, D: []ndarray.DType{ndarray.Float64}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(out[0].Float64s())
+	}
+	SetRandomSeed(11)
+	a1, a2 := draw(), draw()
+	SetRandomSeed(11)
+	b1, b2 := draw(), draw()
+	SetRandomSeed(12)
+	c1 := draw()
+	if a1 != b1 || a2 != b2 {
+		t.Errorf("seed 11 twice gave two sequences:\n%s %s\n%s %s", a1, a2, b1, b2)
+	}
+	if a1 == a2 {
+		t.Error("two unseeded runs after one SetRandomSeed drew the same values")
+	}
+	if c1 == a1 {
+		t.Error("seeds 11 and 12 drew the same values")
+	}
+}
+
 // The bits of a few samples, pinned: they must be the same on every
 // machine (make test runs this test for arm64 under qemu too) and stay the
 // same from version to version, or saved graphs would change their numbers.
