@@ -64,6 +64,9 @@ func gatherPlan(op string, xs []int, axis int, idx []int) ([]int, error) {
 			return nil, fmt.Errorf("%s: index %d (position %d of the indices) is out of range for axis %d of shape %v", op, v, j, axis, xs)
 		}
 	}
+	if err := reserve[int](op, outer, len(idx), inner); err != nil {
+		return nil, err // as many as the output's elements, which idx may repeat
+	}
 	offs := make([]int, 0, outer*len(idx)*inner)
 	for o := 0; o < outer; o++ {
 		for _, v := range idx {
@@ -303,6 +306,9 @@ var gatherBpOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
+		if err := reserveSize("gather_bp", g.DType().Size(), shape...); err != nil {
+			return nil, err // the output, whose size along axis g does not bound
+		}
 		return one(scatterAddOffsets(g, offs, shape))
 	},
 })
@@ -331,6 +337,9 @@ func gatherNDPlan(op string, xs []int, idx *ndarray.Array) ([]int, []int, error)
 	rows := 1
 	for _, d := range is[:len(is)-1] {
 		rows *= d
+	}
+	if err := reserve[int](op, rows, slice); err != nil {
+		return nil, nil, err
 	}
 	offs := make([]int, 0, rows*slice)
 	for r := 0; r < rows; r++ {
