@@ -137,3 +137,24 @@ func TestTensorArrayTablesAboveTheBudgetFail(t *testing.T) {
 		}
 	}
 }
+
+// Recurrent ops: an x of no time steps may have any batch size (lstmLayer's
+// sequence limits), and a scalar gradient stands for a whole sequence of
+// outputs (lstmLayer_bp expands it).
+func TestRecurrentTemporariesAboveTheBudgetFail(t *testing.T) {
+	defer ndarray.SetAllocLimit(ndarray.SetAllocLimit(64 << 20))
+	onlyH := &ops.Args{I: []int64{0, 0, 2, 0, 0}, B: []bool{false, false, false, false, false, true, false, false}, F: []float64{0}}
+	cases := []struct {
+		op string
+		in []*ndarray.Array
+	}{
+		{"lstmLayer", []*ndarray.Array{zeros(0, 1<<36, 1), zeros(1, 4), zeros(1, 4)}},
+		{"lstmLayer_bp", []*ndarray.Array{zeros(1<<16, 1, 1), zeros(1, 4<<10), zeros(1<<10, 4<<10), ndarray.Scalar(float32(1))}},
+	}
+	for _, c := range cases {
+		_, err := hostileRun(c.op, *onlyH, c.in...)
+		if !errors.Is(err, ndarray.ErrTooLarge) || !strings.Contains(err.Error(), c.op) {
+			t.Errorf("%s: error %v; want one naming the op and wrapping ErrTooLarge", c.op, err)
+		}
+	}
+}
