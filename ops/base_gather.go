@@ -637,12 +637,20 @@ func whereSelect(op string, cond, x, y *ndarray.Array) (*ndarray.Array, error) {
 
 // whereCoords returns the coordinates of the true (non-zero) elements of
 // x, one row each in C order, as an int64 [n, rank] array.
-func whereCoords(x *ndarray.Array) (*ndarray.Array, error) {
+func whereCoords(name string, x *ndarray.Array) (*ndarray.Array, error) {
 	c := truthOf(x)
 	r := x.Rank()
 	s := x.Shape()
-	var out []int64
 	n := 0
+	for _, t := range c {
+		if t {
+			n++
+		}
+	}
+	if err := reserve[int64](name, n, r); err != nil {
+		return nil, err // rank int64s for each element of x, a bool one maybe
+	}
+	out := make([]int64, 0, n*r)
 	idx := make([]int, r)
 	for i, t := range c {
 		if t {
@@ -654,11 +662,7 @@ func whereCoords(x *ndarray.Array) (*ndarray.Array, error) {
 			for _, v := range idx {
 				out = append(out, int64(v))
 			}
-			n++
 		}
-	}
-	if out == nil {
-		out = []int64{}
 	}
 	return ndarray.Wrap(out, n, r)
 }
@@ -704,7 +708,7 @@ func whereDef(name, doc string) *Def {
 		},
 		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
 			if len(in) == 1 {
-				return one(whereCoords(in[0]))
+				return one(whereCoords(name, in[0]))
 			}
 			if len(in) != 3 {
 				return nil, fmt.Errorf("%s takes 1 input (coordinates) or 3 (condition, x, y), got %d", name, len(in))

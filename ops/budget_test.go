@@ -75,6 +75,8 @@ func TestOpTemporariesAboveTheBudgetFail(t *testing.T) {
 		// elements for a 2^36-row output.
 		{"image_resize", ops.Args{I: []int64{3}}, []*ndarray.Array{zeros(1, 1, 1<<16, 1), i64([]int{2}, 1<<16, 1)}},
 		{"resize_bilinear_bp", ops.Args{}, []*ndarray.Array{zeros(0, 1, 1, 1), zeros(0, 1<<36, 1, 1)}},
+		// Twenty coordinates of eight bytes for each of 2^20 one-byte bools.
+		{"Where", ops.Args{}, []*ndarray.Array{ndarray.Must(ndarray.Full(ndarray.Bool, 1, slices.Repeat([]int{2}, 20)...))}},
 	}
 	for _, c := range cases {
 		_, err := hostileRun(c.op, c.args, c.in...)
