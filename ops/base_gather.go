@@ -64,6 +64,9 @@ func gatherPlan(op string, xs []int, axis int, idx []int) ([]int, error) {
 			return nil, fmt.Errorf("%s: index %d (position %d of the indices) is out of range for axis %d of shape %v", op, v, j, axis, xs)
 		}
 	}
+	if err := reserve[int](op, outer, len(idx), inner); err != nil {
+		return nil, err // as many as the output's elements, which idx may repeat
+	}
 	offs := make([]int, 0, outer*len(idx)*inner)
 	for o := 0; o < outer; o++ {
 		for _, v := range idx {
@@ -303,6 +306,9 @@ var gatherBpOp = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
+		if err := reserveSize("gather_bp", g.DType().Size(), shape...); err != nil {
+			return nil, err // the output, whose size along axis g does not bound
+		}
 		return one(scatterAddOffsets(g, offs, shape))
 	},
 })
@@ -331,6 +337,9 @@ func gatherNDPlan(op string, xs []int, idx *ndarray.Array) ([]int, []int, error)
 	rows := 1
 	for _, d := range is[:len(is)-1] {
 		rows *= d
+	}
+	if err := reserve[int](op, rows, slice); err != nil {
+		return nil, nil, err
 	}
 	offs := make([]int, 0, rows*slice)
 	for r := 0; r < rows; r++ {
@@ -628,12 +637,20 @@ func whereSelect(op string, cond, x, y *ndarray.Array) (*ndarray.Array, error) {
 
 // whereCoords returns the coordinates of the true (non-zero) elements of
 // x, one row each in C order, as an int64 [n, rank] array.
-func whereCoords(x *ndarray.Array) (*ndarray.Array, error) {
+func whereCoords(name string, x *ndarray.Array) (*ndarray.Array, error) {
 	c := truthOf(x)
 	r := x.Rank()
 	s := x.Shape()
-	var out []int64
 	n := 0
+	for _, t := range c {
+		if t {
+			n++
+		}
+	}
+	if err := reserve[int64](name, n, r); err != nil {
+		return nil, err // rank int64s for each element of x, a bool one maybe
+	}
+	out := make([]int64, 0, n*r)
 	idx := make([]int, r)
 	for i, t := range c {
 		if t {
@@ -645,11 +662,7 @@ func whereCoords(x *ndarray.Array) (*ndarray.Array, error) {
 			for _, v := range idx {
 				out = append(out, int64(v))
 			}
-			n++
 		}
-	}
-	if out == nil {
-		out = []int64{}
 	}
 	return ndarray.Wrap(out, n, r)
 }
@@ -695,7 +708,7 @@ func whereDef(name, doc string) *Def {
 		},
 		Run: func(c *Ctx, in []*ndarray.Array, _ *Args) ([]*ndarray.Array, error) {
 			if len(in) == 1 {
-				return one(whereCoords(in[0]))
+				return one(whereCoords(name, in[0]))
 			}
 			if len(in) != 3 {
 				return nil, fmt.Errorf("%s takes 1 input (coordinates) or 3 (condition, x, y), got %d", name, len(in))

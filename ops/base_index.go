@@ -472,6 +472,9 @@ func scatterNDPlan(op string, ref []int, idx *ndarray.Array, upd []int) (starts 
 	for _, d := range is[:len(is)-1] {
 		rows *= d
 	}
+	if err := reserve[int](op, rows); err != nil {
+		return nil, 0, err // the indices may have no elements, whatever their rows
+	}
 	starts = make([]int, rows)
 	for r := 0; r < rows; r++ {
 		off := 0

@@ -174,6 +174,9 @@ func segmentT[T ndarray.Num](x *ndarray.Array, ids []int, num, mode int, sorted 
 }
 
 func runSegment(op string, x *ndarray.Array, ids []int, num, mode int, sorted bool) (*ndarray.Array, error) {
+	if err := reserveSize(op, x.DType().Size(), num, segInner(x.Shape())); err != nil {
+		return nil, err // the output: num rows, however few x has
+	}
 	switch x.DType() {
 	case ndarray.Float32:
 		return segmentT[float32](x, ids, num, mode, sorted)

@@ -504,6 +504,11 @@ var unstackOp = Register(&Def{
 		if ax < 0 || ax >= x.Rank() {
 			return nil, fmt.Errorf("unstack along axis %d of shape %v", a.Int(0, 0), x.Shape())
 		}
+		// Inference bounds the pieces; a fed x of no elements may still
+		// have any number of them.
+		if n := x.Shape()[ax]; n > maxUnstack {
+			return nil, fmt.Errorf("unstack into %d pieces along axis %d of shape %v: at most %d", n, ax, x.Shape(), maxUnstack)
+		}
 		outs := make([]*ndarray.Array, x.Shape()[ax])
 		for i := range outs {
 			begin := make([]int, x.Rank())

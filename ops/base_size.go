@@ -204,19 +204,29 @@ func repeatIndices(op string, reps []int, n int) ([]int, error) {
 	if len(reps) != 1 && len(reps) != n {
 		return nil, fmt.Errorf("%s: %d repeat counts for an axis of size %d (want 1 or %d)", op, len(reps), n, n)
 	}
-	var idx []int
-	for i := 0; i < n; i++ {
-		r := reps[0]
+	count := func(i int) int {
 		if len(reps) > 1 {
-			r = reps[i]
+			return reps[i]
 		}
+		return reps[0]
+	}
+	total := 0
+	for i := 0; i < n; i++ {
+		r := count(i)
 		if r < 0 {
 			return nil, fmt.Errorf("%s: negative repeat count %d", op, r)
 		}
-		if len(idx)+r > maxRepeat {
+		if r > maxRepeat-total {
 			return nil, fmt.Errorf("%s: more than %d elements along the axis", op, maxRepeat)
 		}
-		for k := 0; k < r; k++ {
+		total += r
+	}
+	if err := reserve[int](op, total); err != nil {
+		return nil, err
+	}
+	idx := make([]int, 0, total)
+	for i := 0; i < n; i++ {
+		for range count(i) {
 			idx = append(idx, i)
 		}
 	}

@@ -790,6 +790,9 @@ var cumsumBpOp = Register(&Def{
 // summed term by term.
 func cumprodGradT[T ndarray.Float](x, g []T, s []int, axis int, exclusive, reverse bool) []T {
 	out := make([]T, len(x))
+	if len(x) == 0 {
+		return out // the lane buffers below would be sized by a dim of any size
+	}
 	outer, n, inner := lanes(s, axis)
 	lx, lg := make([]T, n), make([]T, n)
 	for o := 0; o < outer; o++ {

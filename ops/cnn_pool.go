@@ -447,6 +447,9 @@ func poolRun(ctx *Ctx, op string, nd int, mode poolMode, a *Args, x *ndarray.Arr
 	g.pc = &pc
 	var arg []int64
 	if withArg {
+		if err := reserve[int64](op, out.Size()); err != nil {
+			return nil, err
+		}
 		arg = make([]int64, out.Size())
 	}
 	switch x.DType() {

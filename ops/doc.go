@@ -13,4 +13,12 @@
 // declared with flags (View for CreateView's aliasing output, InPlace for the
 // writes through views), which the executor and the validation listener
 // honour.
+//
+// What an op allocates through the Ctx counts against ndarray's memory
+// budget before it is made. A Go slice an op makes for itself (an offset
+// table, an accumulator, a workspace) whose size comes from shapes or
+// argument values is reserved first in the same way, once per call, so
+// that a hostile size is an error naming the op, not the end of the
+// process. A slice no larger than a small multiple of an array already in
+// memory, or sized by the rank or a constant, needs no reservation.
 package ops

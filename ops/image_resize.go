@@ -323,6 +323,9 @@ var resizeBilinearBpOp = Register(&Def{
 		if (h == 0 || w == 0) && g.Size() > 0 {
 			return nil, fmt.Errorf("%s: a gradient of shape %v cannot come from an empty image of shape %v", name, gs, x.Shape())
 		}
+		if err := reserve[linearTap](name, oh+ow); err != nil {
+			return nil, err // g may have no elements, whatever its height and width
+		}
 		out := c.Alloc(g.DType(), x.Shape())
 		ty, tx := linearTaps(h, oh, align, half), linearTaps(w, ow, align, half)
 		if g.DType() == ndarray.Float32 {
@@ -651,6 +654,9 @@ var imageResizeOp = Register(&Def{
 				tx := cubicTaps(w, hw[1], resizeScale(w, hw[1], false), r.coord, table, r.exclude)
 				return bicubicFill(x, out, n, h, w, ch, ty, tx)
 			}
+			if err := reserve[float32](name, hw[0], w, ch); err != nil {
+				return err // resample's image resized along one axis only
+			}
 			return withPacked(x, func(s []float32) { resample(s, flat[float32](out), n, h, w, ch, rows, cols) })
 		})
 	},
@@ -709,6 +715,9 @@ func nearestResize(c *Ctx, name string, in []*ndarray.Array, r imageResizeConfig
 		cols[i] = nearestIndex(sourceCoord(i, resizeScale(w, hw[1], false), r.coord), r.nearest, w)
 	}
 	// Gather the element offsets and let gather's typed copy move them.
+	if err := reserve[int](name, n, hw[0], hw[1], ch); err != nil {
+		return nil, err
+	}
 	offs := make([]int, 0, n*hw[0]*hw[1]*ch)
 	for b := 0; b < n; b++ {
 		for _, y := range rows {

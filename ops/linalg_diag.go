@@ -134,6 +134,9 @@ var diagOp = Register(&Def{
 			return nil, fmt.Errorf("diag: input of shape %v; its rank must be at most 3", x.Shape())
 		}
 		n := x.Size()
+		if err := reserve[int]("diag", n); err != nil {
+			return nil, err
+		}
 		to := make([]int, n)
 		for k := range to {
 			to[k] = k * (n + 1)
@@ -501,6 +504,9 @@ var eyeOp = Register(&Def{
 			return nil, fmt.Errorf("eye: %w", err)
 		}
 		m, n := s[len(s)-2], s[len(s)-1]
+		if err := reserve[int]("eye", 2, diagLen(s[:len(s)-2]), min(m, n)); err != nil {
+			return nil, err // to and from, made before the output
+		}
 		to := diagOffsets(diagLen(s[:len(s)-2]), m, n)
 		one1, err := ndarray.ScalarOf(dt, 1)
 		if err != nil {

@@ -354,6 +354,10 @@ func inverseT[T ndarray.Float](c *Ctx, x *ndarray.Array) ([]*ndarray.Array, erro
 	if err != nil {
 		return nil, err
 	}
+	// The matrices' sizes are not bounded by x's when it has no batch.
+	if err := reserve[T]("matrix_inverse", 2, n, n); err != nil {
+		return nil, err
+	}
 	out, o := allocT[T](c, x.Shape())
 	a, id, perm := make([]T, n*n), make([]T, n*n), make([]int, n)
 	for i := 0; i < n; i++ {
@@ -408,6 +412,13 @@ func determinantT[T ndarray.Float](c *Ctx, x *ndarray.Array, logSym bool) ([]*nd
 	nb, n, _ := matsOf(x.Shape())
 	src, err := packedValues[T](x)
 	if err != nil {
+		return nil, err
+	}
+	name := "matrix_determinant"
+	if logSym {
+		name = "logdet"
+	}
+	if err := reserve[T](name, n, n); err != nil {
 		return nil, err
 	}
 	out, o := allocT[T](c, batchOnly(x.Shape()))
@@ -703,6 +714,9 @@ func qrT[T ndarray.Float](c *Ctx, x *ndarray.Array, full bool) ([]*ndarray.Array
 	if err != nil {
 		return nil, err
 	}
+	if err := reserve[T]("qr", m, m+n); err != nil {
+		return nil, err // q is m×m however narrow x is
+	}
 	qs, rs := qrShapes(x.Shape(), full)
 	qa, qo := allocT[T](c, qs)
 	ra, ro := allocT[T](c, rs)
@@ -831,6 +845,9 @@ func svdT[T ndarray.Float](c *Ctx, x *ndarray.Array, full, uv bool) ([]*ndarray.
 	uc, vc := k, k // columns of U and V
 	if full {
 		uc, vc = m, n
+	}
+	if err := reserve[float64]("svd", m, n); err != nil {
+		return nil, err
 	}
 	a := make([]float64, m*n)
 	var u, v mat.Dense

@@ -91,6 +91,9 @@ func solveEach[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, out []int, each f
 func solveT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, adjoint bool) ([]*ndarray.Array, error) {
 	_, n, _ := matsOf(am.Shape())
 	k := bm.Shape()[bm.Rank()-1]
+	if err := reserve[T]("solve", n, n); err != nil {
+		return nil, err // n is not bounded by a's size when it has no batch
+	}
 	lu, perm := make([]T, n*n), make([]int, n)
 	return solveEach(c, am, bm, bm.Shape(), func(i int, a, b, x []T) error {
 		if adjoint {
@@ -287,8 +290,18 @@ func lstsqOne[T ndarray.Float](a []T, m, n int, b []T, k int, l2 T, fast bool, x
 }
 
 func lstsqT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, l2 float64, fast bool) ([]*ndarray.Array, error) {
-	_, m, n := matsOf(am.Shape())
+	nb, m, n := matsOf(am.Shape())
 	k := bm.Shape()[bm.Rank()-1]
+	// lstsqOne's temporaries for one matrix, which for QR outgrow a and b
+	// (p×p for p = m+n).
+	d, p := min(m, n), m+n
+	need := []int{min(nb, d, 1), 2, d, d + k}
+	if !fast {
+		need = []int{min(nb, d, 1), p, p + 2*d + k}
+	}
+	if err := reserve[T]("lstsq", need...); err != nil {
+		return nil, err
+	}
 	return solveEach(c, am, bm, withLast(bm.Shape(), n, k), func(i int, a, b, x []T) error {
 		if m == 0 || n == 0 {
 			clear(x)

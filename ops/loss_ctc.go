@@ -258,6 +258,18 @@ func ctcRun[T ndarray.Float](c *Ctx, name string, in []*ndarray.Array, a *Args, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	// alpha and beta (ctcOne) are frames by labels, which no input's size
+	// bounds; one example's are live at a time. The sizes are compared in
+	// float64, where their product cannot overflow.
+	frames, labels := 0, 0
+	for b := range p.batch {
+		if l := 2*p.lenS[b] + 1; float64(p.lenT[b])*float64(l) > float64(frames)*float64(labels) {
+			frames, labels = p.lenT[b], l
+		}
+	}
+	if err := reserve[T](name, 2, frames, labels); err != nil {
+		return nil, err
+	}
 	frame := p.maxT * p.classes
 	if !wantGrad {
 		out, o := allocT[T](c, []int{p.batch})

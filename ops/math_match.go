@@ -152,6 +152,9 @@ func condReduce(name string, t OpType, num int64, doc string, f func(m []bool) i
 			if err != nil {
 				return nil, err
 			}
+			if err := reserve[int64](name, outer); err != nil {
+				return nil, err // outer is not bounded by x's size when inner is 0
+			}
 			out := make([]int64, outer)
 			for i := range out {
 				out[i] = f(m[i*inner : (i+1)*inner])

@@ -549,6 +549,9 @@ var padOp = Register(&Def{
 		for i, d := range x.Shape() {
 			shape[i] = d + before[i] + after[i]
 		}
+		if err := reserve[int]("pad", shape...); err != nil {
+			return nil, err // padMap's offsets: up to 3^rank times x's size
+		}
 		out, err := gatherOffsets(x, padMap(x.Shape(), before, after, mode), shape)
 		if err != nil {
 			return nil, fmt.Errorf("pad: cannot pad %v arrays", x.DType())

@@ -323,6 +323,9 @@ var topKOp = Register(&Def{
 func topKIndices[T float32 | float64 | int32 | int64](xv []T, n, k int, sorted bool) []int64 {
 	rows := len(xv) / n
 	top := make([]int64, rows*k)
+	if rows == 0 {
+		return top // n, the size of order, may be any size then
+	}
 	order := make([]int, n)
 	for r := 0; r < rows; r++ {
 		row := xv[r*n : (r+1)*n]

@@ -176,6 +176,9 @@ func gruBackward[T float32 | float64](ctx *Ctx, in []*ndarray.Array, sL, bS, nIn
 	const name = "gru_bp"
 	dt := in[0].DType()
 	n, n3 := bS*nOut, 3*nOut
+	if err := reserve[T](name, 4, sL, n); err != nil {
+		return nil, err
+	}
 	tr := &gruTrace[T]{r: make([]T, sL*n), u: make([]T, sL*n), c: make([]T, sL*n), ghc: make([]T, sL*n)}
 	h := ctx.Alloc(dt, []int{sL, bS, nOut})
 	defer ctx.Release(h)

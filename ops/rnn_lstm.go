@@ -282,6 +282,9 @@ func infosOf(in []*ndarray.Array) []Info {
 // lstmLimits reads seqLen (or gives every row the whole sequence): each
 // length must be a whole number from 0 to the sequence length.
 func lstmLimits(name string, o lstmLayerOpts, in []*ndarray.Array, d lstmDims) ([]int, error) {
+	if err := reserve[int](name, d.bS); err != nil {
+		return nil, err // an x of no time steps may have any batch size
+	}
 	lim := make([]int, d.bS)
 	if o.seq < 0 {
 		for i := range lim {
@@ -1015,6 +1018,9 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 		case g.DType() != dt:
 			return nil, fmt.Errorf("%s: the gradient of %s is %v, x %v", name, [...]string{"h", "hL", "cL"}[i], g.DType(), dt)
 		case g.Rank() == 0:
+			if err := reserve[T](name, size); err != nil {
+				return nil, err // a scalar stands for the whole gradient
+			}
 			v := ndarray.Values[T](g)[0]
 			grads[i] = make([]T, size)
 			for j := range grads[i] {

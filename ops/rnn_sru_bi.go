@@ -63,6 +63,9 @@ type sruBiPass[T float32 | float64] struct {
 
 // sruBiProject masks x and computes U = x·w.
 func sruBiProject[T float32 | float64](name string, x, w, b, mask *ndarray.Array, sL, bS, k2 int) (*sruBiPass[T], error) {
+	if err := reserve[T](name, 4, sL, bS, k2); err != nil {
+		return nil, err // x∘mask and U: four times x
+	}
 	p := &sruBiPass[T]{sL: sL, bS: bS, k2: k2, x: ndarray.Values[T](x), b: ndarray.Values[T](b)}
 	p.xm = p.x
 	if mask != nil {
@@ -250,6 +253,9 @@ func sruBiBackRun[T float32 | float64](c *Ctx, in []*ndarray.Array, sL, bS, k2 i
 	p, err := sruBiProject[T](name, in[0], in[1], in[2], mask, sL, bS, k2)
 	if err != nil {
 		return nil, err
+	}
+	if err := reserve[T](name, 5, sL, bS, k2); err != nil {
+		return nil, err // backward's dU, d(x∘mask) and projection
 	}
 	dx, dw, db, dc0, dm, err := p.backward(in[1], ndarray.Values[T](in[3]), ndarray.Values[T](in[4]), ndarray.Values[T](in[6]),
 		ndarray.Values[T](in[5]), in[5].Rank() == 2)

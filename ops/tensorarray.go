@@ -103,6 +103,9 @@ func indexList(op string, a *ndarray.Array, n int) ([]int, error) {
 	}
 	idx := intsOf(a.Int64s())
 	if len(idx) == 1 && idx[0] == -1 {
+		if err := reserve[int](op, n); err != nil {
+			return nil, err
+		}
 		idx = make([]int, n)
 		for i := range idx {
 			idx[i] = i
@@ -132,6 +135,9 @@ func (ta *tensorArray) put(op string, i int, v *ndarray.Array) error {
 		}
 		if i >= maxTensorArrayLen {
 			return fmt.Errorf("%s: index %d would grow %v past %d elements", op, i, ta, maxTensorArrayLen)
+		}
+		if err := reserve[int](op, 2, i+1); err != nil {
+			return err // the elements and their write counts
 		}
 		ta.elems = append(ta.elems, make([]*ndarray.Array, i+1-len(ta.elems))...)
 	}
@@ -285,6 +291,9 @@ var (
 			// a hostile one would end the program, not fail with an error.
 			if size > maxTensorArrayLen {
 				return nil, fmt.Errorf("tensorarrayv3: size %d is above the maximum %d", size, maxTensorArrayLen)
+			}
+			if err := reserve[*ndarray.Array]("tensorarrayv3", size); err != nil {
+				return nil, err
 			}
 			h := ndarray.Scalar(true)
 			c.State()[taKey{h.Buffer()}] = &tensorArray{creator: c.nodeName("tensorarrayv3"), dtype: a.DType(0, ndarray.Invalid),
@@ -490,6 +499,9 @@ var (
 			if v.Rank() == 0 {
 				return nil, fmt.Errorf("%s: the value is a scalar; unstack splits it along axis 0", op)
 			}
+			if err := reserve[int](op, v.Shape()[0]); err != nil {
+				return nil, err // v may have no elements, whatever its rows
+			}
 			idx := make([]int, v.Shape()[0])
 			for i := range idx {
 				idx[i] = i
@@ -694,6 +706,9 @@ func (ga *gradArray) add(op string, i int, v *ndarray.Array) error {
 		return fmt.Errorf("%s: index %d is outside the tensor array", op, i)
 	}
 	if i >= len(ga.elems) {
+		if err := reserve[*ndarray.Array](op, i+1); err != nil {
+			return err
+		}
 		ga.elems = append(ga.elems, make([]*ndarray.Array, i+1-len(ga.elems))...)
 	}
 	var err error
