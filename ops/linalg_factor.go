@@ -354,11 +354,15 @@ func inverseT[T ndarray.Float](c *Ctx, x *ndarray.Array) ([]*ndarray.Array, erro
 	if err != nil {
 		return nil, err
 	}
-	// The matrices' sizes are not bounded by x's when it has no batch.
-	if err := reserve[T]("matrix_inverse", 2, n, n); err != nil {
+	// The matrices' sizes are not bounded by x's when it has no batch; then
+	// nothing is computed and the result is empty.
+	if err := reserve[T]("matrix_inverse", min(nb, 1), 2, n, n); err != nil {
 		return nil, err
 	}
 	out, o := allocT[T](c, x.Shape())
+	if nb == 0 {
+		return one(out, nil)
+	}
 	a, id, perm := make([]T, n*n), make([]T, n*n), make([]int, n)
 	for i := 0; i < n; i++ {
 		id[i*n+i] = 1
@@ -418,10 +422,13 @@ func determinantT[T ndarray.Float](c *Ctx, x *ndarray.Array, logSym bool) ([]*nd
 	if logSym {
 		name = "logdet"
 	}
-	if err := reserve[T](name, n, n); err != nil {
+	if err := reserve[T](name, min(nb, 1), n, n); err != nil {
 		return nil, err
 	}
 	out, o := allocT[T](c, batchOnly(x.Shape()))
+	if nb == 0 {
+		return one(out, nil)
+	}
 	a, perm := make([]T, n*n), make([]int, n)
 	pc := c.pace()
 	for b := 0; b < nb; b++ {
@@ -714,13 +721,14 @@ func qrT[T ndarray.Float](c *Ctx, x *ndarray.Array, full bool) ([]*ndarray.Array
 	if err != nil {
 		return nil, err
 	}
-	if err := reserve[T]("qr", m, m+n); err != nil {
+	if err := reserve[T]("qr", min(nb, 1), m, m+n); err != nil {
 		return nil, err // q is m×m however narrow x is
 	}
 	qs, rs := qrShapes(x.Shape(), full)
 	qa, qo := allocT[T](c, qs)
 	ra, ro := allocT[T](c, rs)
-	q, r := make([]T, m*m), make([]T, m*n)
+	ws := min(nb, 1) // no workspace for a batch of no matrices
+	q, r := make([]T, ws*m*m), make([]T, ws*m*n)
 	k := min(m, n)
 	pc := c.pace()
 	for b := 0; b < nb; b++ {
@@ -846,10 +854,10 @@ func svdT[T ndarray.Float](c *Ctx, x *ndarray.Array, full, uv bool) ([]*ndarray.
 	if full {
 		uc, vc = m, n
 	}
-	if err := reserve[float64]("svd", m, n); err != nil {
+	if err := reserve[float64]("svd", min(nb, 1), m, n); err != nil {
 		return nil, err
 	}
-	a := make([]float64, m*n)
+	a := make([]float64, min(nb, 1)*m*n) // none for a batch of no matrices
 	var u, v mat.Dense
 	pc := c.pace()
 	for b := 0; b < nb; b++ {

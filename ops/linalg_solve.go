@@ -89,12 +89,13 @@ func solveEach[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, out []int, each f
 }
 
 func solveT[T ndarray.Float](c *Ctx, am, bm *ndarray.Array, adjoint bool) ([]*ndarray.Array, error) {
-	_, n, _ := matsOf(am.Shape())
+	nb, n, _ := matsOf(am.Shape())
 	k := bm.Shape()[bm.Rank()-1]
-	if err := reserve[T]("solve", n, n); err != nil {
+	if err := reserve[T]("solve", min(nb, 1), n, n); err != nil {
 		return nil, err // n is not bounded by a's size when it has no batch
 	}
-	lu, perm := make([]T, n*n), make([]int, n)
+	ws := min(nb, 1) // no workspace for a batch of no matrices
+	lu, perm := make([]T, ws*n*n), make([]int, ws*n)
 	return solveEach(c, am, bm, bm.Shape(), func(i int, a, b, x []T) error {
 		if adjoint {
 			transposeInto(lu, a, n, n)
