@@ -9,6 +9,8 @@ import (
 	"os"
 	"sort"
 
+	flatbuffers "github.com/google/flatbuffers/go"
+
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
@@ -225,6 +227,43 @@ type loader struct {
 	// backEdges lists the loop merges added without their back edges.
 	backEdges []int
 	stop      *stopCheck
+	// rests holds the FileNodes' shared nodes by their encoding (see
+	// fileRest), which keyB builds.
+	rests map[string]*rawNode
+	keyB  *flatbuffers.Builder
+}
+
+// fileRest returns node n without the fields Save writes afresh (id,
+// name, inputs, outputs, output names), the same pointer for nodes alike
+// in all the rest. Two nodes are alike when their encodings are: decoding
+// gives back exactly what was encoded, so the encoding tells every field
+// apart, nil vectors from empty ones and NaNs by their bits.
+func (l *loader) fileRest(n *rawNode) *rawNode {
+	rest := *n
+	rest.ID, rest.Name = 0, ""
+	rest.Input, rest.InputPaired, rest.Output, rest.OutputNames = nil, nil, nil, nil
+	if arrayBytes(n) > 256 {
+		// Encoding it to compare would copy the arrays, and a node that
+		// large costs its own size in the file anyway: no sharing.
+		r := new(rawNode)
+		*r = rest
+		return r
+	}
+	if l.keyB == nil {
+		l.keyB = flatbuffers.NewBuilder(512)
+		l.rests = map[string]*rawNode{}
+	}
+	l.keyB.Reset()
+	e := encoder{b: l.keyB}
+	l.keyB.Finish(e.node(&rest))
+	key := l.keyB.FinishedBytes()
+	if r, ok := l.rests[string(key)]; ok {
+		return r
+	}
+	r := new(rawNode)
+	*r = rest
+	l.rests[string(key)] = r
+	return r
 }
 
 func (l *loader) warnf(format string, args ...any) {
@@ -443,6 +482,30 @@ func (l *loader) arraysOf() map[int32][]int {
 	return l.byNodeID
 }
 
+// arrayBytes returns the bytes of node n's arrays (scalar, properties).
+func arrayBytes(n *rawNode) int {
+	t := 0
+	if n.Scalar != nil {
+		t += len(n.Scalar.Buffer)
+	}
+	for i := range n.Properties {
+		for j := range n.Properties[i].A {
+			t += len(n.Properties[i].A[j].Buffer)
+		}
+	}
+	return t
+}
+
+// plainVar reports whether the file says nothing of variable v that Save
+// would not write by itself: no device, no control dependencies, the kind
+// the graph gives it. Such variables get no varExtra: most of a file's
+// variables are plain op outputs, and an extra each was a tenth of a
+// loaded graph's memory.
+func plainVar(v *rawVariable) bool {
+	return v.Device == -1 && v.ControlDeps == nil && v.ControlDepForOp == nil && v.ControlDepsForVar == nil &&
+		v.VarType != fb.VarTypeSEQUENCE
+}
+
 func (l *loader) extra(v *rawVariable) *varExtra {
 	e := &varExtra{fileName: v.Name, device: v.Device, varType: v.VarType, controlDeps: v.ControlDeps,
 		controlDepForOp: v.ControlDepForOp, controlDepsForVar: v.ControlDepsForVar}
@@ -470,9 +533,10 @@ func (l *loader) addVariable(i int) error {
 		if dt != la.arr.DType() {
 			l.warnf("%v %q: the variable says %v, its array %v; the array's dtype is used", v.VarType, v.Name, dt, la.arr.DType())
 		}
-		e := l.extra(v)
 		if la.emptyScalar {
-			e.emptyScalar = la.arr
+			l.extra(v).emptyScalar = la.arr
+		} else if !plainVar(v) {
+			l.extra(v)
 		}
 		if la.strides != "" {
 			l.warnf("%v %q: %s", v.VarType, v.Name, la.strides)
@@ -786,7 +850,7 @@ func (l *loader) cycleError() error {
 // inputs, else as an opaque op.
 func (l *loader) addNode(i int) error {
 	n := &l.r.Nodes[i]
-	fn := &FileNode{raw: n}
+	fn := &FileNode{raw: l.fileRest(n)}
 	var gin []*graph.Variable
 	for _, name := range l.inputs[i] {
 		p, isOut := l.producer[name]
@@ -927,7 +991,9 @@ func (l *loader) registerOp(i int, op *graph.Op, n *rawNode) error {
 			continue
 		}
 		v := &l.r.Variables[vi]
-		l.extra(v)
+		if !plainVar(v) {
+			l.extra(v)
+		}
 		if fdt := ndarray.DType(v.DType); fdt.Known() && out.DType().Known() && fdt != out.DType() {
 			l.warnf("variable %q: the file says %v, op %q gives %v", v.Name, fdt, op.OpName(), out.DType())
 		}
