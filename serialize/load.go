@@ -227,10 +227,33 @@ type loader struct {
 	// backEdges lists the loop merges added without their back edges.
 	backEdges []int
 	stop      *stopCheck
+	// nodes and names hold, per node once indexed, what the graph is
+	// built from (see keepNodes): its shared node (fileRest) and its name.
+	nodes []*rawNode
+	names []string
 	// rests holds the FileNodes' shared nodes by their encoding (see
 	// fileRest), which keyB builds.
 	rests map[string]*rawNode
 	keyB  *flatbuffers.Builder
+}
+
+// keepNodes replaces the decoded nodes, once indexNodes has read their
+// inputs and outputs, by what adding them needs: their names and their
+// shared nodes (fileRest). The decoded nodes, most of a file's memory
+// when loaded, are thus freed before the graph grows.
+func (l *loader) keepNodes() error {
+	nodes := l.r.Nodes
+	l.nodes = make([]*rawNode, len(nodes))
+	l.names = make([]string, len(nodes))
+	for i := range nodes {
+		if err := l.stop.tick(); err != nil {
+			return err
+		}
+		l.nodes[i] = l.fileRest(&nodes[i])
+		l.names[i] = nodes[i].Name
+	}
+	l.r.Nodes = nil
+	return nil
 }
 
 // fileRest returns node n without the fields Save writes afresh (id,
@@ -282,6 +305,9 @@ func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
 		return nil, err
 	}
 	if err := l.indexNodes(); err != nil {
+		return nil, err
+	}
+	if err := l.keepNodes(); err != nil {
 		return nil, err
 	}
 	if err := l.addAll(); err != nil {
@@ -640,7 +666,7 @@ func (l *loader) addPlaceholder(v *rawVariable) error {
 // inputs and gets the back edge once its producer is in (wireBackEdges).
 // Any other cycle is an error that names it.
 func (l *loader) addAll() error {
-	nodes := l.r.Nodes
+	nodes := l.nodes
 	nv := len(l.r.Variables)
 	l.added = make([]*graph.Op, len(nodes))
 	pending := make([]int, len(nodes))
@@ -649,7 +675,7 @@ func (l *loader) addAll() error {
 	varUsers := map[int][]int{}
 	var merges []int // the merge nodes, which may wait on a loop's back edge
 	for i := range nodes {
-		if isMerge(&nodes[i]) {
+		if isMerge(nodes[i]) {
 			merges = append(merges, i)
 		}
 		key[i] = nv + i
@@ -661,7 +687,7 @@ func (l *loader) addAll() error {
 		seen := map[int]bool{}
 		for _, in := range l.inputs[i] {
 			if p, ok := l.producer[in]; ok {
-				if isMerge(&nodes[i]) && isNextIteration(&nodes[p]) {
+				if isMerge(nodes[i]) && isNextIteration(nodes[p]) {
 					// A loop's back edge: the merge goes in when its
 					// entering value is there, at its place in the file.
 					continue
@@ -789,8 +815,7 @@ func (h *readyHeap) pop() int {
 // loopMerge reports whether node i is a merge whose inputs are all added,
 // or come from next_iteration nodes (loop back edges).
 func (l *loader) loopMerge(i int) bool {
-	n := &l.r.Nodes[i]
-	if !isMerge(n) {
+	if !isMerge(l.nodes[i]) {
 		return false
 	}
 	ready := 0
@@ -799,7 +824,7 @@ func (l *loader) loopMerge(i int) bool {
 		switch {
 		case !ok || l.added[p] != nil:
 			ready++
-		case !isNextIteration(&l.r.Nodes[p]):
+		case !isNextIteration(l.nodes[p]):
 			return false
 		}
 	}
@@ -834,23 +859,23 @@ func (l *loader) cycleError() error {
 			}
 		}
 		if next < 0 { // cannot happen: a node not added waits for one
-			return fmt.Errorf("serialize: node %q cannot be ordered", l.r.Nodes[cur].Name)
+			return fmt.Errorf("serialize: node %q cannot be ordered", l.names[cur])
 		}
 		cur = next
 	}
 	msg := ""
 	for k := len(path) - 1; k >= 0; k-- {
-		msg += fmt.Sprintf("%q -> ", l.r.Nodes[path[k]].Name)
+		msg += fmt.Sprintf("%q -> ", l.names[path[k]])
 	}
-	msg += fmt.Sprintf("%q", l.r.Nodes[path[len(path)-1]].Name)
+	msg += fmt.Sprintf("%q", l.names[path[len(path)-1]])
 	return fmt.Errorf("serialize: the nodes form a cycle (outside a control-flow loop): %s", msg)
 }
 
 // addNode adds node i as a registered op when sdgo has it and can take its
 // inputs, else as an opaque op.
 func (l *loader) addNode(i int) error {
-	n := &l.r.Nodes[i]
-	fn := &FileNode{raw: l.fileRest(n)}
+	n, nodeName := l.nodes[i], l.names[i]
+	fn := &FileNode{raw: n}
 	var gin []*graph.Variable
 	for _, name := range l.inputs[i] {
 		p, isOut := l.producer[name]
@@ -862,7 +887,7 @@ func (l *loader) addNode(i int) error {
 		if !ok {
 			// A variable kept out of the graph (see addVariable) cannot
 			// feed a node: indexNodes refused those.
-			return fmt.Errorf("serialize: node %q: input %q is not in the graph", n.Name, name)
+			return fmt.Errorf("serialize: node %q: input %q is not in the graph", nodeName, name)
 		}
 		fn.inputs = append(fn.inputs, fileInput{graphIndex: len(gin), name: name})
 		gin = append(gin, v)
@@ -870,11 +895,11 @@ func (l *loader) addNode(i int) error {
 	outs := l.outNames[i]
 	def, note := l.m.match(n)
 	if note != "" {
-		l.warnf("node %q: %s", n.Name, note)
+		l.warnf("node %q: %s", nodeName, note)
 	}
 	if len(gin) < len(fn.inputs) {
 		if def == nil || def.Name != "merge" {
-			l.warnf("node %q (%s): loop back edge from %s kept in the file node, not wired in the graph", n.Name, n.OpName, backEdges(fn))
+			l.warnf("node %q (%s): loop back edge from %s kept in the file node, not wired in the graph", nodeName, n.OpName, backEdges(fn))
 			def = nil
 			fn.reason = "control flow"
 		} else {
@@ -886,12 +911,12 @@ func (l *loader) addNode(i int) error {
 	if def != nil {
 		// AddOp checks what the op can take (arity, dtypes, shapes, the
 		// file's number of outputs); a node it refuses is kept opaque.
-		op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: argsFromNode(n, def, dtypesOf(gin)), Inputs: gin,
+		op, err := l.g.AddOp(graph.OpSpec{Name: nodeName, OpName: def.Name, Args: argsFromNode(n, def, dtypesOf(gin)), Inputs: gin,
 			OutputNames: outs, Opaque: fn})
 		if err == nil {
-			return l.registerOp(i, op, n)
+			return l.registerOp(i, op)
 		}
-		l.warnf("node %q: %v; kept as an opaque op", n.Name, err)
+		l.warnf("node %q: %v; kept as an opaque op", nodeName, err)
 		fn.reason = err.Error()
 		l.unwire(i)
 	}
@@ -918,13 +943,13 @@ func (l *loader) addNode(i int) error {
 		}
 		infos[k] = ops.Info{DType: dt, UnknownRank: true}
 	}
-	op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: opName, Inputs: gin, OutputNames: outs,
+	op, err := l.g.AddOp(graph.OpSpec{Name: nodeName, OpName: opName, Inputs: gin, OutputNames: outs,
 		Opaque: fn, OutputInfos: infos, ForceOpaque: true})
 	if err != nil {
-		return fmt.Errorf("serialize: node %q: %w", n.Name, err)
+		return fmt.Errorf("serialize: node %q: %w", nodeName, err)
 	}
-	l.rp.Opaque = append(l.rp.Opaque, n.Name)
-	return l.registerOp(i, op, n)
+	l.rp.Opaque = append(l.rp.Opaque, nodeName)
+	return l.registerOp(i, op)
 }
 
 func dtypesOf(vs []*graph.Variable) []ndarray.DType {
@@ -983,7 +1008,7 @@ func backEdges(fn *FileNode) string {
 }
 
 // registerOp records an added op and its outputs' extras.
-func (l *loader) registerOp(i int, op *graph.Op, n *rawNode) error {
+func (l *loader) registerOp(i int, op *graph.Op) error {
 	l.added[i] = op // AddOp gave it the file's outputs, one name each
 	for k, out := range op.Outputs() {
 		vi, ok := l.varIdx[l.outNames[i][k]]
