@@ -272,6 +272,13 @@ func decodeNode(n *fb.FlatNode, out *rawNode) {
 	out.ScopeID = n.ScopeId()
 	out.ScopeName = string(n.ScopeName())
 	out.OutputNames = strs(has(t, 15), n.OutputNamesLength(), n.OutputNames)
+	for i, o := range out.OutputNames {
+		if o == out.Name {
+			// One string for both: an op and its output mostly share the
+			// name, and so do the graph's op and variable built from them.
+			out.OutputNames[i] = out.Name
+		}
+	}
 	out.OpName = string(n.OpName())
 	out.OutputTypes = vec(has(t, 17), n.OutputTypesLength(), n.OutputTypes)
 	if a := n.Scalar(nil); a != nil {

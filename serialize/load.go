@@ -231,6 +231,8 @@ type loader struct {
 	// built from (see keepNodes): its shared node (fileRest) and its name.
 	nodes []*rawNode
 	names []string
+	// outputs names the file's graph outputs ("" for none), by keepNodes.
+	outputs []string
 	// rests holds the FileNodes' shared nodes by their encoding (see
 	// fileRest), which keyB builds.
 	rests map[string]*rawNode
@@ -253,6 +255,17 @@ func (l *loader) keepNodes() error {
 		l.names[i] = nodes[i].Name
 	}
 	l.r.Nodes = nil
+	// The maps from ids to names are not needed past the graph's outputs;
+	// they go before the graph grows.
+	l.outputs = make([]string, len(l.r.Outputs))
+	for k, p := range l.r.Outputs {
+		if vi, ok := l.byPair[p]; ok {
+			l.outputs[k] = l.r.Variables[vi].Name
+		} else if o, ok := l.byNodeOut[p]; ok {
+			l.outputs[k] = o
+		}
+	}
+	l.byPair, l.byNodeOut, l.byNodeID = nil, nil, nil
 	return nil
 }
 
@@ -1043,12 +1056,7 @@ func (l *loader) finish() error {
 	// The graph's outputs (SameDiff writes none), kept by variable name
 	// for Save, which numbers variables afresh.
 	for k, p := range r.Outputs {
-		name := ""
-		if vi, ok := l.byPair[p]; ok {
-			name = r.Variables[vi].Name
-		} else if o, ok := l.byNodeOut[p]; ok {
-			name = o
-		}
+		name := l.outputs[k]
 		if name == "" {
 			l.warnf("graph output %d (%d,%d) names no variable; not kept", k, p.First, p.Second)
 			continue
