@@ -9,8 +9,6 @@ import (
 	"os"
 	"sort"
 
-	flatbuffers "github.com/google/flatbuffers/go"
-
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
 	"github.com/sdgo/sdgo/ops"
@@ -193,7 +191,8 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 	if ctx.Done() == nil {
 		ctx = nil // never done: nothing to ask
 	}
-	r, err := decodeCtx(ctx, buf)
+	sh := &nodeSharer{}
+	r, nodes, err := decodeShared(ctx, buf, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +203,7 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 			g, err = nil, fmt.Errorf("serialize: %w", ops.Recovered("building the graph", p))
 		}
 	}()
-	return build(r, &stopCheck{ctx: ctx})
+	return build(r, nodes, sh, &stopCheck{ctx: ctx})
 }
 
 // loader holds the state of one build.
@@ -228,33 +227,27 @@ type loader struct {
 	backEdges []int
 	stop      *stopCheck
 	// nodes and names hold, per node once indexed, what the graph is
-	// built from (see keepNodes): its shared node (fileRest) and its name.
+	// built from (see keepNodes): its shared node (nodeSharer) and its name.
 	nodes []*rawNode
 	names []string
 	// outputs names the file's graph outputs ("" for none), by keepNodes.
 	outputs []string
-	// rests holds the FileNodes' shared nodes by their encoding (see
-	// fileRest), which keyB builds.
-	rests map[string]*rawNode
-	keyB  *flatbuffers.Builder
+	// lnodes holds the nodes from decoding until keepNodes.
+	lnodes []loadNode
 }
 
-// keepNodes replaces the decoded nodes, once indexNodes has read their
-// inputs and outputs, by what adding them needs: their names and their
-// shared nodes (fileRest). The decoded nodes, most of a file's memory
-// when loaded, are thus freed before the graph grows.
-func (l *loader) keepNodes() error {
-	nodes := l.r.Nodes
+// keepNodes replaces the nodes, once indexNodes has read their inputs and
+// outputs, by what adding them needs: their names and their shared nodes
+// (see nodeSharer), so that what indexing alone read is freed before the
+// graph grows.
+func (l *loader) keepNodes() {
+	nodes := l.lnodes
 	l.nodes = make([]*rawNode, len(nodes))
 	l.names = make([]string, len(nodes))
 	for i := range nodes {
-		if err := l.stop.tick(); err != nil {
-			return err
-		}
-		l.nodes[i] = l.fileRest(&nodes[i])
-		l.names[i] = nodes[i].Name
+		l.nodes[i], l.names[i] = nodes[i].rest, nodes[i].Name
 	}
-	l.r.Nodes = nil
+	l.lnodes = nil
 	// The maps from ids to names are not needed past the graph's outputs;
 	// they go before the graph grows.
 	l.outputs = make([]string, len(l.r.Outputs))
@@ -266,47 +259,15 @@ func (l *loader) keepNodes() error {
 		}
 	}
 	l.byPair, l.byNodeOut, l.byNodeID = nil, nil, nil
-	return nil
-}
-
-// fileRest returns node n without the fields Save writes afresh (id,
-// name, inputs, outputs, output names), the same pointer for nodes alike
-// in all the rest. Two nodes are alike when their encodings are: decoding
-// gives back exactly what was encoded, so the encoding tells every field
-// apart, nil vectors from empty ones and NaNs by their bits.
-func (l *loader) fileRest(n *rawNode) *rawNode {
-	rest := *n
-	rest.ID, rest.Name = 0, ""
-	rest.Input, rest.InputPaired, rest.Output, rest.OutputNames = nil, nil, nil, nil
-	if arrayBytes(n) > 256 {
-		// Encoding it to compare would copy the arrays, and a node that
-		// large costs its own size in the file anyway: no sharing.
-		r := new(rawNode)
-		*r = rest
-		return r
-	}
-	if l.keyB == nil {
-		l.keyB = flatbuffers.NewBuilder(512)
-		l.rests = map[string]*rawNode{}
-	}
-	l.keyB.Reset()
-	e := encoder{b: l.keyB}
-	l.keyB.Finish(e.node(&rest))
-	key := l.keyB.FinishedBytes()
-	if r, ok := l.rests[string(key)]; ok {
-		return r
-	}
-	r := new(rawNode)
-	*r = rest
-	l.rests[string(key)] = r
-	return r
 }
 
 func (l *loader) warnf(format string, args ...any) {
 	l.rp.Warnings = append(l.rp.Warnings, fmt.Sprintf(format, args...))
 }
 
-func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
+// build builds the graph of a decoded file, whose nodes are either nodes
+// (decoded as loadNodes) or r.Nodes (decoded whole, for the passes below).
+func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*graph.Graph, error) {
 	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}, stop: stop}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
 	foldViewWrites(r) // the writes through views a save for Java spelled out
@@ -314,15 +275,24 @@ func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.Nodes != nil {
+		nodes = make([]loadNode, len(r.Nodes))
+		for i := range r.Nodes {
+			if err := stop.tick(); err != nil {
+				return nil, err
+			}
+			nodes[i] = sh.keep(&r.Nodes[i])
+		}
+		r.Nodes = nil
+	}
+	l.lnodes = nodes
 	if err := l.indexVariables(); err != nil {
 		return nil, err
 	}
 	if err := l.indexNodes(); err != nil {
 		return nil, err
 	}
-	if err := l.keepNodes(); err != nil {
-		return nil, err
-	}
+	l.keepNodes()
 	if err := l.addAll(); err != nil {
 		return nil, err
 	}
@@ -376,7 +346,7 @@ func (l *loader) indexVariables() error {
 // indexNodes names every node's outputs and resolves its inputs to
 // variable names.
 func (l *loader) indexNodes() error {
-	nodes := l.r.Nodes
+	nodes := l.lnodes
 	names := make(map[string]bool, len(nodes))
 	ids := make(map[int32]int, len(nodes))
 	l.outNames = make([][]string, len(nodes))
@@ -462,7 +432,7 @@ func (l *loader) indexNodes() error {
 // nodeOutputs returns the names of a node's outputs: its outputNames, else
 // the variables its output field lists, else the variables whose id names
 // it, else the node's own name.
-func (l *loader) nodeOutputs(n *rawNode) ([]string, error) {
+func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 	if len(n.OutputNames) > 0 {
 		seen := map[string]bool{}
 		for _, o := range n.OutputNames {
@@ -519,20 +489,6 @@ func (l *loader) arraysOf() map[int32][]int {
 		}
 	}
 	return l.byNodeID
-}
-
-// arrayBytes returns the bytes of node n's arrays (scalar, properties).
-func arrayBytes(n *rawNode) int {
-	t := 0
-	if n.Scalar != nil {
-		t += len(n.Scalar.Buffer)
-	}
-	for i := range n.Properties {
-		for j := range n.Properties[i].A {
-			t += len(n.Properties[i].A[j].Buffer)
-		}
-	}
-	return t
 }
 
 // plainVar reports whether the file says nothing of variable v that Save

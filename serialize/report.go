@@ -49,7 +49,7 @@ func ReportOf(g *graph.Graph) *Report {
 type FileNode struct {
 	// raw is the node without what Save writes afresh (id, name, inputs,
 	// outputs, output names), shared by all the nodes of a file that are
-	// alike in everything else (see loader.fileRest): nodes are mostly
+	// alike in everything else (see nodeSharer): nodes are mostly
 	// empty vectors and repeated op names, and a copy each held twice a
 	// file's size. Nothing changes it.
 	raw    *rawNode
