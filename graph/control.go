@@ -249,19 +249,19 @@ func (g *Graph) nestLoops(from, to int, frame string, enters []*Op, place func(*
 	for _, m := range built {
 		if m.opName == "merge" && len(m.Inputs()) > 1 {
 			if e := m.Inputs()[0].op; e != nil && e.opName == "enter" && dependsOn(m.outputs[0], enters) {
-				reads[ops.FrameName(&e.args)] = true
+				reads[ops.FrameName(e.args)] = true
 			}
 		}
 	}
 	for _, e := range built {
 		// A loop that reads nothing of this loop computes the same in
 		// every iteration: it may run once, outside.
-		if e.opName != "enter" || !reads[ops.FrameName(&e.args)] || ops.FrameName(&e.args) == frame || dependsOn(e.Inputs()[0], enters) {
+		if e.opName != "enter" || !reads[ops.FrameName(e.args)] || ops.FrameName(e.args) == frame || dependsOn(e.Inputs()[0], enters) {
 			continue
 		}
 		v, err := place(e.Inputs()[0])
 		if err != nil {
-			return fmt.Errorf("%w: while: placing the nested loop %q: %w", ErrBuild, ops.FrameName(&e.args), err)
+			return fmt.Errorf("%w: while: placing the nested loop %q: %w", ErrBuild, ops.FrameName(e.args), err)
 		}
 		g.mu.Lock()
 		g.moveBefore(v.op, e)

@@ -35,7 +35,7 @@ func (f *Frame) Within(g *Frame) bool {
 // enters of a frame name it alike and each unnamed enter has a frame of its
 // own.
 func FrameName(e *Op) string {
-	if name := ops.FrameName(&e.args); name != "" {
+	if name := ops.FrameName(e.args); name != "" {
 		return name
 	}
 	return e.name

@@ -16,7 +16,9 @@ type Op struct {
 	name   string
 	opName string
 	def    *ops.Def
-	args   ops.Args
+	// args is shared by all ops without arguments (noArgs): most ops take
+	// none, and a copy each was most of an op's size.
+	args *ops.Args
 	// in holds the inputs. A merge gains its back edge after it was
 	// added (AddBackEdge), and a While moves a nested loop's enter onto a
 	// new input, while readers may hold the slice Inputs gave them: each
@@ -38,7 +40,20 @@ func (o *Op) OpName() string { return o.opName }
 func (o *Op) Def() *ops.Def { return o.def }
 
 // Args returns the op's arguments. The caller must not change them.
-func (o *Op) Args() *ops.Args { return &o.args }
+func (o *Op) Args() *ops.Args { return o.args }
+
+// noArgs is the arguments of every op that has none. Nothing writes an
+// op's arguments once it is added.
+var noArgs ops.Args
+
+// argsOf returns a copy of a for an op, noArgs when a holds nothing.
+func argsOf(a ops.Args) *ops.Args {
+	if len(a.F)+len(a.I)+len(a.B)+len(a.D)+len(a.S)+len(a.Dims) == 0 {
+		return &noArgs
+	}
+	c := a.Clone()
+	return &c
+}
 
 // Inputs returns the input variables. The caller must not change the slice.
 func (o *Op) Inputs() []*Variable { return *o.in.Load() }
@@ -119,7 +134,7 @@ func (g *Graph) AddOp(s OpSpec) (*Op, error) {
 		}
 		known = false
 	}
-	o := &Op{opName: s.OpName, args: s.Args.Clone(), opaque: s.Opaque}
+	o := &Op{opName: s.OpName, args: argsOf(s.Args), opaque: s.Opaque}
 	o.setInputs(append([]*Variable(nil), s.Inputs...))
 	var outs []ops.Info
 	if known {
@@ -204,7 +219,7 @@ func (g *Graph) infer(def *ops.Def, o *Op) (outs []ops.Info, err error) {
 			err = fmt.Errorf("%w: %w", ErrBuild, ops.Recovered("shape inference of op "+o.describe(), r))
 		}
 	}()
-	outs, err = def.Infer(in, &o.args)
+	outs, err = def.Infer(in, o.args)
 	if err != nil {
 		return nil, fmt.Errorf("%w: op %s: %w", ErrBuild, o.describe(), err)
 	}

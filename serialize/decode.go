@@ -16,23 +16,8 @@ func decode(buf []byte) (g *rawGraph, err error) { return decodeCtx(nil, buf) }
 
 // decodeCtx is decode that stops, with an error wrapping the context's,
 // once ctx (when not nil) is done.
-func decodeCtx(ctx context.Context, buf []byte) (g *rawGraph, err error) {
-	if err := verifyGraph(buf); err != nil {
-		return nil, err
-	}
-	// The verifier makes the accessors safe; should it ever miss a case, turn
-	// the panic into an error rather than crash the caller.
-	defer func() {
-		if r := recover(); r != nil {
-			g = nil
-			err = &FormatError{Offset: -1, Msg: fmt.Sprintf("internal error: unverified access while decoding: %v", r)}
-		}
-	}()
-	root := fb.GetRootAsFlatGraph(buf, 0)
-	g, err = decodeGraph(root, &stopCheck{ctx: ctx})
-	if err == nil {
-		detachArrays(g, len(buf))
-	}
+func decodeCtx(ctx context.Context, buf []byte) (*rawGraph, error) {
+	g, _, err := decodeShared(ctx, buf, nil)
 	return g, err
 }
 
@@ -42,7 +27,7 @@ func decodeCtx(ctx context.Context, buf []byte) (g *rawGraph, err error) {
 // alive (a 51 MB file of 200k ops and one 8-byte constant held all 51 MB).
 // When the arrays are most of the file they stay where they are, as a copy
 // would cost more than the rest of the buffer.
-func detachArrays(g *rawGraph, fileLen int) {
+func detachArrays(g *rawGraph, nodes []loadNode, fileLen int) {
 	var arrays []*rawArray
 	total := 0
 	add := func(a *rawArray) {
@@ -54,8 +39,7 @@ func detachArrays(g *rawGraph, fileLen int) {
 	for i := range g.Variables {
 		add(g.Variables[i].Array)
 	}
-	for i := range g.Nodes {
-		n := &g.Nodes[i]
+	addNode := func(n *rawNode) {
 		add(n.Scalar)
 		for j := range n.Properties {
 			for k := range n.Properties[j].A {
@@ -63,9 +47,19 @@ func detachArrays(g *rawGraph, fileLen int) {
 			}
 		}
 	}
+	for i := range g.Nodes {
+		addNode(&g.Nodes[i])
+	}
 	for i := range g.UpdaterState {
 		for j := range g.UpdaterState[i].Values {
 			add(&g.UpdaterState[i].Values[j])
+		}
+	}
+	seen := map[*rawNode]bool{} // shared nodes, whose arrays count once
+	for i := range nodes {
+		if n := nodes[i].rest; arrayBytes(n) > 0 && !seen[n] {
+			seen[n] = true
+			addNode(n)
 		}
 	}
 	if total >= fileLen/2 {
@@ -137,9 +131,12 @@ func strs(present bool, n int, get func(int) []byte) []string {
 	return s
 }
 
-func decodeGraph(r *fb.FlatGraph, stop *stopCheck) (*rawGraph, error) {
+// decodeGraph decodes the root table. With a sharer, every node is
+// decoded into a scratch node and split into nodes (see nodeSharer), and
+// g.Nodes stays nil.
+func decodeGraph(r *fb.FlatGraph, stop *stopCheck, sh *nodeSharer) (g *rawGraph, nodes []loadNode, err error) {
 	t := r.Table()
-	g := &rawGraph{
+	g = &rawGraph{
 		ID:             r.Id(),
 		Placeholders:   strs(has(t, 5), r.PlaceholdersLength(), r.Placeholders),
 		LossVariables:  strs(has(t, 6), r.LossVariablesLength(), r.LossVariables),
@@ -150,18 +147,30 @@ func decodeGraph(r *fb.FlatGraph, stop *stopCheck) (*rawGraph, error) {
 		var v fb.FlatVariable
 		for i := range g.Variables {
 			if err := stop.tick(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			r.Variables(&v, i)
 			decodeVariable(&v, &g.Variables[i])
 		}
 	}
-	if has(t, 2) {
+	if has(t, 2) && sh != nil {
+		nodes = make([]loadNode, r.NodesLength())
+		var n fb.FlatNode
+		for i := range nodes {
+			if err := stop.tick(); err != nil {
+				return nil, nil, err
+			}
+			r.Nodes(&n, i)
+			var scratch rawNode
+			decodeNode(&n, &scratch)
+			nodes[i] = sh.keep(&scratch)
+		}
+	} else if has(t, 2) {
 		g.Nodes = make([]rawNode, r.NodesLength())
 		var n fb.FlatNode
 		for i := range g.Nodes {
 			if err := stop.tick(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			r.Nodes(&n, i)
 			decodeNode(&n, &g.Nodes[i])
@@ -206,7 +215,7 @@ func decodeGraph(r *fb.FlatGraph, stop *stopCheck) (*rawGraph, error) {
 			}
 		}
 	}
-	return g, nil
+	return g, nodes, nil
 }
 
 func decodeArray(a *fb.FlatArray, out *rawArray) {
@@ -272,6 +281,13 @@ func decodeNode(n *fb.FlatNode, out *rawNode) {
 	out.ScopeID = n.ScopeId()
 	out.ScopeName = string(n.ScopeName())
 	out.OutputNames = strs(has(t, 15), n.OutputNamesLength(), n.OutputNames)
+	for i, o := range out.OutputNames {
+		if o == out.Name {
+			// One string for both: an op and its output mostly share the
+			// name, and so do the graph's op and variable built from them.
+			out.OutputNames[i] = out.Name
+		}
+	}
 	out.OpName = string(n.OpName())
 	out.OutputTypes = vec(has(t, 17), n.OutputTypesLength(), n.OutputTypes)
 	if a := n.Scalar(nil); a != nil {

@@ -191,7 +191,8 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 	if ctx.Done() == nil {
 		ctx = nil // never done: nothing to ask
 	}
-	r, err := decodeCtx(ctx, buf)
+	sh := &nodeSharer{}
+	r, nodes, err := decodeShared(ctx, buf, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +203,7 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 			g, err = nil, fmt.Errorf("serialize: %w", ops.Recovered("building the graph", p))
 		}
 	}()
-	return build(r, &stopCheck{ctx: ctx})
+	return build(r, nodes, sh, &stopCheck{ctx: ctx})
 }
 
 // loader holds the state of one build.
@@ -225,13 +226,48 @@ type loader struct {
 	// backEdges lists the loop merges added without their back edges.
 	backEdges []int
 	stop      *stopCheck
+	// nodes and names hold, per node once indexed, what the graph is
+	// built from (see keepNodes): its shared node (nodeSharer) and its name.
+	nodes []*rawNode
+	names []string
+	// outputs names the file's graph outputs ("" for none), by keepNodes.
+	outputs []string
+	// lnodes holds the nodes from decoding until keepNodes.
+	lnodes []loadNode
+}
+
+// keepNodes replaces the nodes, once indexNodes has read their inputs and
+// outputs, by what adding them needs: their names and their shared nodes
+// (see nodeSharer), so that what indexing alone read is freed before the
+// graph grows.
+func (l *loader) keepNodes() {
+	nodes := l.lnodes
+	l.nodes = make([]*rawNode, len(nodes))
+	l.names = make([]string, len(nodes))
+	for i := range nodes {
+		l.nodes[i], l.names[i] = nodes[i].rest, nodes[i].Name
+	}
+	l.lnodes = nil
+	// The maps from ids to names are not needed past the graph's outputs;
+	// they go before the graph grows.
+	l.outputs = make([]string, len(l.r.Outputs))
+	for k, p := range l.r.Outputs {
+		if vi, ok := l.byPair[p]; ok {
+			l.outputs[k] = l.r.Variables[vi].Name
+		} else if o, ok := l.byNodeOut[p]; ok {
+			l.outputs[k] = o
+		}
+	}
+	l.byPair, l.byNodeOut, l.byNodeID = nil, nil, nil
 }
 
 func (l *loader) warnf(format string, args ...any) {
 	l.rp.Warnings = append(l.rp.Warnings, fmt.Sprintf(format, args...))
 }
 
-func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
+// build builds the graph of a decoded file, whose nodes are either nodes
+// (decoded as loadNodes) or r.Nodes (decoded whole, for the passes below).
+func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*graph.Graph, error) {
 	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}, stop: stop}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
 	foldViewWrites(r) // the writes through views a save for Java spelled out
@@ -239,12 +275,24 @@ func build(r *rawGraph, stop *stopCheck) (*graph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.Nodes != nil {
+		nodes = make([]loadNode, len(r.Nodes))
+		for i := range r.Nodes {
+			if err := stop.tick(); err != nil {
+				return nil, err
+			}
+			nodes[i] = sh.keep(&r.Nodes[i])
+		}
+		r.Nodes = nil
+	}
+	l.lnodes = nodes
 	if err := l.indexVariables(); err != nil {
 		return nil, err
 	}
 	if err := l.indexNodes(); err != nil {
 		return nil, err
 	}
+	l.keepNodes()
 	if err := l.addAll(); err != nil {
 		return nil, err
 	}
@@ -298,7 +346,7 @@ func (l *loader) indexVariables() error {
 // indexNodes names every node's outputs and resolves its inputs to
 // variable names.
 func (l *loader) indexNodes() error {
-	nodes := l.r.Nodes
+	nodes := l.lnodes
 	names := make(map[string]bool, len(nodes))
 	ids := make(map[int32]int, len(nodes))
 	l.outNames = make([][]string, len(nodes))
@@ -384,7 +432,7 @@ func (l *loader) indexNodes() error {
 // nodeOutputs returns the names of a node's outputs: its outputNames, else
 // the variables its output field lists, else the variables whose id names
 // it, else the node's own name.
-func (l *loader) nodeOutputs(n *rawNode) ([]string, error) {
+func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 	if len(n.OutputNames) > 0 {
 		seen := map[string]bool{}
 		for _, o := range n.OutputNames {
@@ -443,6 +491,16 @@ func (l *loader) arraysOf() map[int32][]int {
 	return l.byNodeID
 }
 
+// plainVar reports whether the file says nothing of variable v that Save
+// would not write by itself: no device, no control dependencies, the kind
+// the graph gives it. Such variables get no varExtra: most of a file's
+// variables are plain op outputs, and an extra each was a tenth of a
+// loaded graph's memory.
+func plainVar(v *rawVariable) bool {
+	return v.Device == -1 && v.ControlDeps == nil && v.ControlDepForOp == nil && v.ControlDepsForVar == nil &&
+		v.VarType != fb.VarTypeSEQUENCE
+}
+
 func (l *loader) extra(v *rawVariable) *varExtra {
 	e := &varExtra{fileName: v.Name, device: v.Device, varType: v.VarType, controlDeps: v.ControlDeps,
 		controlDepForOp: v.ControlDepForOp, controlDepsForVar: v.ControlDepsForVar}
@@ -470,9 +528,10 @@ func (l *loader) addVariable(i int) error {
 		if dt != la.arr.DType() {
 			l.warnf("%v %q: the variable says %v, its array %v; the array's dtype is used", v.VarType, v.Name, dt, la.arr.DType())
 		}
-		e := l.extra(v)
 		if la.emptyScalar {
-			e.emptyScalar = la.arr
+			l.extra(v).emptyScalar = la.arr
+		} else if !plainVar(v) {
+			l.extra(v)
 		}
 		if la.strides != "" {
 			l.warnf("%v %q: %s", v.VarType, v.Name, la.strides)
@@ -576,7 +635,7 @@ func (l *loader) addPlaceholder(v *rawVariable) error {
 // inputs and gets the back edge once its producer is in (wireBackEdges).
 // Any other cycle is an error that names it.
 func (l *loader) addAll() error {
-	nodes := l.r.Nodes
+	nodes := l.nodes
 	nv := len(l.r.Variables)
 	l.added = make([]*graph.Op, len(nodes))
 	pending := make([]int, len(nodes))
@@ -585,7 +644,7 @@ func (l *loader) addAll() error {
 	varUsers := map[int][]int{}
 	var merges []int // the merge nodes, which may wait on a loop's back edge
 	for i := range nodes {
-		if isMerge(&nodes[i]) {
+		if isMerge(nodes[i]) {
 			merges = append(merges, i)
 		}
 		key[i] = nv + i
@@ -597,7 +656,7 @@ func (l *loader) addAll() error {
 		seen := map[int]bool{}
 		for _, in := range l.inputs[i] {
 			if p, ok := l.producer[in]; ok {
-				if isMerge(&nodes[i]) && isNextIteration(&nodes[p]) {
+				if isMerge(nodes[i]) && isNextIteration(nodes[p]) {
 					// A loop's back edge: the merge goes in when its
 					// entering value is there, at its place in the file.
 					continue
@@ -725,8 +784,7 @@ func (h *readyHeap) pop() int {
 // loopMerge reports whether node i is a merge whose inputs are all added,
 // or come from next_iteration nodes (loop back edges).
 func (l *loader) loopMerge(i int) bool {
-	n := &l.r.Nodes[i]
-	if !isMerge(n) {
+	if !isMerge(l.nodes[i]) {
 		return false
 	}
 	ready := 0
@@ -735,7 +793,7 @@ func (l *loader) loopMerge(i int) bool {
 		switch {
 		case !ok || l.added[p] != nil:
 			ready++
-		case !isNextIteration(&l.r.Nodes[p]):
+		case !isNextIteration(l.nodes[p]):
 			return false
 		}
 	}
@@ -770,22 +828,22 @@ func (l *loader) cycleError() error {
 			}
 		}
 		if next < 0 { // cannot happen: a node not added waits for one
-			return fmt.Errorf("serialize: node %q cannot be ordered", l.r.Nodes[cur].Name)
+			return fmt.Errorf("serialize: node %q cannot be ordered", l.names[cur])
 		}
 		cur = next
 	}
 	msg := ""
 	for k := len(path) - 1; k >= 0; k-- {
-		msg += fmt.Sprintf("%q -> ", l.r.Nodes[path[k]].Name)
+		msg += fmt.Sprintf("%q -> ", l.names[path[k]])
 	}
-	msg += fmt.Sprintf("%q", l.r.Nodes[path[len(path)-1]].Name)
+	msg += fmt.Sprintf("%q", l.names[path[len(path)-1]])
 	return fmt.Errorf("serialize: the nodes form a cycle (outside a control-flow loop): %s", msg)
 }
 
 // addNode adds node i as a registered op when sdgo has it and can take its
 // inputs, else as an opaque op.
 func (l *loader) addNode(i int) error {
-	n := &l.r.Nodes[i]
+	n, nodeName := l.nodes[i], l.names[i]
 	fn := &FileNode{raw: n}
 	var gin []*graph.Variable
 	for _, name := range l.inputs[i] {
@@ -798,7 +856,7 @@ func (l *loader) addNode(i int) error {
 		if !ok {
 			// A variable kept out of the graph (see addVariable) cannot
 			// feed a node: indexNodes refused those.
-			return fmt.Errorf("serialize: node %q: input %q is not in the graph", n.Name, name)
+			return fmt.Errorf("serialize: node %q: input %q is not in the graph", nodeName, name)
 		}
 		fn.inputs = append(fn.inputs, fileInput{graphIndex: len(gin), name: name})
 		gin = append(gin, v)
@@ -806,11 +864,11 @@ func (l *loader) addNode(i int) error {
 	outs := l.outNames[i]
 	def, note := l.m.match(n)
 	if note != "" {
-		l.warnf("node %q: %s", n.Name, note)
+		l.warnf("node %q: %s", nodeName, note)
 	}
 	if len(gin) < len(fn.inputs) {
 		if def == nil || def.Name != "merge" {
-			l.warnf("node %q (%s): loop back edge from %s kept in the file node, not wired in the graph", n.Name, n.OpName, backEdges(fn))
+			l.warnf("node %q (%s): loop back edge from %s kept in the file node, not wired in the graph", nodeName, n.OpName, backEdges(fn))
 			def = nil
 			fn.reason = "control flow"
 		} else {
@@ -822,12 +880,12 @@ func (l *loader) addNode(i int) error {
 	if def != nil {
 		// AddOp checks what the op can take (arity, dtypes, shapes, the
 		// file's number of outputs); a node it refuses is kept opaque.
-		op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: def.Name, Args: argsFromNode(n, def, dtypesOf(gin)), Inputs: gin,
+		op, err := l.g.AddOp(graph.OpSpec{Name: nodeName, OpName: def.Name, Args: argsFromNode(n, def, dtypesOf(gin)), Inputs: gin,
 			OutputNames: outs, Opaque: fn})
 		if err == nil {
-			return l.registerOp(i, op, n)
+			return l.registerOp(i, op)
 		}
-		l.warnf("node %q: %v; kept as an opaque op", n.Name, err)
+		l.warnf("node %q: %v; kept as an opaque op", nodeName, err)
 		fn.reason = err.Error()
 		l.unwire(i)
 	}
@@ -854,13 +912,13 @@ func (l *loader) addNode(i int) error {
 		}
 		infos[k] = ops.Info{DType: dt, UnknownRank: true}
 	}
-	op, err := l.g.AddOp(graph.OpSpec{Name: n.Name, OpName: opName, Inputs: gin, OutputNames: outs,
+	op, err := l.g.AddOp(graph.OpSpec{Name: nodeName, OpName: opName, Inputs: gin, OutputNames: outs,
 		Opaque: fn, OutputInfos: infos, ForceOpaque: true})
 	if err != nil {
-		return fmt.Errorf("serialize: node %q: %w", n.Name, err)
+		return fmt.Errorf("serialize: node %q: %w", nodeName, err)
 	}
-	l.rp.Opaque = append(l.rp.Opaque, n.Name)
-	return l.registerOp(i, op, n)
+	l.rp.Opaque = append(l.rp.Opaque, nodeName)
+	return l.registerOp(i, op)
 }
 
 func dtypesOf(vs []*graph.Variable) []ndarray.DType {
@@ -919,7 +977,7 @@ func backEdges(fn *FileNode) string {
 }
 
 // registerOp records an added op and its outputs' extras.
-func (l *loader) registerOp(i int, op *graph.Op, n *rawNode) error {
+func (l *loader) registerOp(i int, op *graph.Op) error {
 	l.added[i] = op // AddOp gave it the file's outputs, one name each
 	for k, out := range op.Outputs() {
 		vi, ok := l.varIdx[l.outNames[i][k]]
@@ -927,7 +985,9 @@ func (l *loader) registerOp(i int, op *graph.Op, n *rawNode) error {
 			continue
 		}
 		v := &l.r.Variables[vi]
-		l.extra(v)
+		if !plainVar(v) {
+			l.extra(v)
+		}
 		if fdt := ndarray.DType(v.DType); fdt.Known() && out.DType().Known() && fdt != out.DType() {
 			l.warnf("variable %q: the file says %v, op %q gives %v", v.Name, fdt, op.OpName(), out.DType())
 		}
@@ -952,12 +1012,7 @@ func (l *loader) finish() error {
 	// The graph's outputs (SameDiff writes none), kept by variable name
 	// for Save, which numbers variables afresh.
 	for k, p := range r.Outputs {
-		name := ""
-		if vi, ok := l.byPair[p]; ok {
-			name = r.Variables[vi].Name
-		} else if o, ok := l.byNodeOut[p]; ok {
-			name = o
-		}
+		name := l.outputs[k]
 		if name == "" {
 			l.warnf("graph output %d (%d,%d) names no variable; not kept", k, p.First, p.Second)
 			continue

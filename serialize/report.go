@@ -47,9 +47,11 @@ func ReportOf(g *graph.Graph) *Report {
 // sdgo does not model are written back unchanged, and, for nodes kept
 // opaque, everything needed to save them.
 type FileNode struct {
-	// raw points into the loader's decoded nodes, which nothing changes
-	// once the graph is built: a copy per node doubled the nodes' memory
-	// while loading.
+	// raw is the node without what Save writes afresh (id, name, inputs,
+	// outputs, output names), shared by all the nodes of a file that are
+	// alike in everything else (see nodeSharer): nodes are mostly
+	// empty vectors and repeated op names, and a copy each held twice a
+	// file's size. Nothing changes it.
 	raw    *rawNode
 	inputs []fileInput
 	reason string
@@ -147,6 +149,21 @@ func fileInfoOf(g *graph.Graph) *fileInfo {
 	v, _ := g.GetMeta(metaKey)
 	fi, _ := v.(*fileInfo)
 	return fi
+}
+
+// fileName returns the name variable v had in the file, "" when it was
+// not in the file. Only an error needs it: plain variables (see plainVar)
+// have no varExtra to keep it, and are found by a scan.
+func (fi *fileInfo) fileName(v *graph.Variable) string {
+	if e := fi.vars[v]; e != nil {
+		return e.fileName
+	}
+	for name, w := range fi.byFileName {
+		if w == v {
+			return name
+		}
+	}
+	return ""
 }
 
 // varName returns the name under which to save a reference to the file's

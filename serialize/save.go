@@ -341,8 +341,8 @@ func toRaw(g *graph.Graph, opts *SaveOptions) (*rawGraph, error) {
 // read).
 func (s *saver) orphanClash(v *graph.Variable, o *rawVariable) error {
 	was := ""
-	if e := s.fi.vars[v]; e != nil && e.fileName != v.Name() {
-		was = fmt.Sprintf(" (renamed from %q)", e.fileName)
+	if name := s.fi.fileName(v); name != "" && name != v.Name() {
+		was = fmt.Sprintf(" (renamed from %q)", name)
 	}
 	return fmt.Errorf("serialize: the graph's %v %q%s has the name of the file's variable %q, which is %s and kept aside to be saved as read; "+
 		"rename the graph's variable (graph.Graph.Rename) to save both", v.Type(), v.Name(), was, o.Name, orphanKind(o))
