@@ -214,9 +214,29 @@ func foldViewWrites(r *rawGraph) int {
 	for i := range r.Nodes {
 		nodeByName[r.Nodes[i].Name] = i
 	}
-	producer := map[rawIntPair]int{} // output id -> node
+	// source names what an input pair stands for as the loader wires it:
+	// the file's variable of that id first, else the node of that id (its
+	// first output). Matching by node ids alone left a group whose ids a
+	// file mixes unfolded at its first load but folded at the next, after
+	// a save had renumbered it.
+	varByPair := make(map[rawIntPair]string, len(r.Variables))
+	for _, v := range r.Variables {
+		if v.ID != nil {
+			varByPair[*v.ID] = v.Name
+		}
+	}
+	nodeByID := make(map[int32]int, len(r.Nodes))
 	for i := range r.Nodes {
-		producer[rawIntPair{r.Nodes[i].ID, 0}] = i
+		nodeByID[r.Nodes[i].ID] = i
+	}
+	source := func(p rawIntPair) string {
+		if name, ok := varByPair[p]; ok {
+			return name
+		}
+		if i, ok := nodeByID[p.First]; ok && p.Second == 0 {
+			return r.Nodes[i].Name
+		}
+		return ""
 	}
 	dropNode := map[int]bool{}
 	dropVar := map[string]bool{}
@@ -226,7 +246,7 @@ func foldViewWrites(r *rawGraph) int {
 		if n.OpName != "reshape" || len(n.InputPaired) != 2 {
 			continue
 		}
-		g, ok := matchViewWrite(r, n, nodeByName, producer)
+		g, ok := matchViewWrite(r, n, nodeByName, source)
 		if !ok {
 			continue
 		}
@@ -293,7 +313,7 @@ type viewWriteGroup struct {
 // matchViewWrite checks whether the reshape n ends the Java form of a view
 // write (the structure javaForm writes, by names and ops) and returns its
 // parts.
-func matchViewWrite(r *rawGraph, n *rawNode, byName map[string]int, producer map[rawIntPair]int) (viewWriteGroup, bool) {
+func matchViewWrite(r *rawGraph, n *rawNode, byName map[string]int, source func(rawIntPair) string) (viewWriteGroup, bool) {
 	var g viewWriteGroup
 	pre := n.Name + viewWriteMark
 	part := func(name, op string, nIn int) (*rawNode, bool) {
@@ -309,8 +329,7 @@ func matchViewWrite(r *rawGraph, n *rawNode, byName map[string]int, producer map
 		return h, true
 	}
 	is := func(p rawIntPair, name string) bool {
-		i, ok := producer[p]
-		return ok && p.Second == 0 && r.Nodes[i].Name == pre+name
+		return p.Second == 0 && source(p) == pre+name
 	}
 	written, ok := byName[pre+"written"]
 	if !ok {
@@ -339,7 +358,7 @@ func matchViewWrite(r *rawGraph, n *rawNode, byName map[string]int, producer map
 	g.base, g.val, g.idx = shape.InputPaired[0], value.InputPaired[0], view.InputPaired[1:]
 	// The write's own inputs come from outside the group.
 	for _, p := range append([]rawIntPair{g.base, g.val}, g.idx...) {
-		if i, ok := producer[rawIntPair{p.First, 0}]; ok && strings.HasPrefix(r.Nodes[i].Name, pre) {
+		if strings.HasPrefix(source(p), pre) || strings.HasPrefix(source(rawIntPair{p.First, 0}), pre) {
 			return g, false
 		}
 	}
