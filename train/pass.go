@@ -3,7 +3,6 @@ package train
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/sdgo/sdgo/kernels"
@@ -49,6 +48,12 @@ type updatePass struct {
 	x64    [][4][]float64
 	pieces []piece
 	elems  int
+	// s32 and s64 hold a scratch of updChunk elements per goroutine of a
+	// pass, kept between steps: a sync.Pool would allocate them again
+	// whenever a helper puts one back on another core than it took it
+	// from.
+	s32 [][]float32
+	s64 [][]float64
 }
 
 // piece is elements lo to hi of parameter i of x64 (when f64) or x32.
@@ -102,48 +107,56 @@ func addParam[T kernels.Float](p *updatePass, x [4][]T) {
 
 // run applies u to every parameter added.
 func (p *updatePass) run(u update) {
-	w := min(runtime.GOMAXPROCS(0), p.elems/parallelMin, len(p.pieces))
-	// Each pass has its own counter: a helper may call work once more
+	w := max(min(runtime.GOMAXPROCS(0), p.elems/parallelMin, len(p.pieces)), 1)
+	if len(p.x32) > 0 {
+		p.s32 = scratches(p.s32, w)
+	}
+	if len(p.x64) > 0 {
+		p.s64 = scratches(p.s64, w)
+	}
+	// Each pass has its own counters: a helper may call work once more
 	// after Parallel has returned, and must then find nothing left rather
 	// than take pieces of the next pass while it is being built.
-	j := &passJob{pieces: p.pieces, x32: p.x32, x64: p.x64, u: u}
+	j := &passJob{pieces: p.pieces, x32: p.x32, x64: p.x64, s32: p.s32, s64: p.s64, u: u}
 	kernels.Parallel(w-1, j.work)
 }
 
+// scratches returns s with at least w scratch slices.
+func scratches[T kernels.Float](s [][]T, w int) [][]T {
+	for len(s) < w {
+		s = append(s, make([]T, updChunk))
+	}
+	return s
+}
+
 type passJob struct {
-	next   atomic.Int64
-	pieces []piece
-	x32    [][4][]float32
-	x64    [][4][]float64
-	u      update
+	next, workers atomic.Int64
+	pieces        []piece
+	x32           [][4][]float32
+	x64           [][4][]float64
+	s32           [][]float32
+	s64           [][]float64
+	u             update
 }
 
 func (j *passJob) work() {
-	var s32 *[]float32
-	var s64 *[]float64
+	w := -1 // which scratch is this goroutine's, once it has a piece
 	for {
 		k := int(j.next.Add(1) - 1)
 		if k >= len(j.pieces) {
-			break
+			return
+		}
+		if w < 0 {
+			// At most as many goroutines as there are scratches get here:
+			// one more call of work, after the others, finds no piece.
+			w = int(j.workers.Add(1) - 1)
 		}
 		pc := j.pieces[k]
 		if pc.f64 {
-			if s64 == nil {
-				s64 = getScratch[float64]()
-			}
-			j.u.f64(slicePart(j.x64[pc.i], pc.lo, pc.hi), *s64)
+			j.u.f64(slicePart(j.x64[pc.i], pc.lo, pc.hi), j.s64[w])
 		} else {
-			if s32 == nil {
-				s32 = getScratch[float32]()
-			}
-			j.u.f32(slicePart(j.x32[pc.i], pc.lo, pc.hi), *s32)
+			j.u.f32(slicePart(j.x32[pc.i], pc.lo, pc.hi), j.s32[w])
 		}
-	}
-	if s32 != nil {
-		putScratch(s32)
-	}
-	if s64 != nil {
-		putScratch(s64)
 	}
 }
 
@@ -157,18 +170,3 @@ func slicePart[T kernels.Float](x [4][]T, lo, hi int) [4][]T {
 	}
 	return p
 }
-
-var scratch32, scratch64 = sync.Pool{New: func() any { return new(make([]float32, updChunk)) }},
-	sync.Pool{New: func() any { return new(make([]float64, updChunk)) }}
-
-func scratchPool[T kernels.Float]() *sync.Pool {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return &scratch32
-	}
-	return &scratch64
-}
-
-func getScratch[T kernels.Float]() *[]T { return scratchPool[T]().Get().(*[]T) }
-
-func putScratch[T kernels.Float](s *[]T) { scratchPool[T]().Put(s) }
