@@ -58,8 +58,8 @@ func (s *Session) Recycle(arrays ...*ndarray.Array) {
 		if a == nil {
 			continue
 		}
-		if b := a.Buffer(); s.handed.take(b) {
-			s.pool.put(b)
+		if s.handed.take(a.Buffer()) {
+			s.pool.putArray(a)
 		}
 	}
 }

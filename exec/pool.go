@@ -18,7 +18,14 @@ type pool struct {
 // sizeClass is the pool's record of one dtype and length: one map lookup
 // per get and per put, which every op of a run makes.
 type sizeClass struct {
-	free []*ndarray.Buffer
+	free []pooled
+}
+
+// pooled is a free buffer and, when the run gave it back with one, the
+// packed array over all of it last made there (see putArray).
+type pooled struct {
+	b *ndarray.Buffer
+	a *ndarray.Array
 }
 
 // poolKey is a dtype and a length packed in one word: a map keyed by a
@@ -49,12 +56,15 @@ func (p *pool) get(dt ndarray.DType, shape []int) *ndarray.Array {
 			p.classes[k] = c
 		}
 		if l := c.free; len(l) > 0 {
-			b := l[len(l)-1]
-			l[len(l)-1] = nil
+			e := l[len(l)-1]
+			l[len(l)-1] = pooled{}
 			c.free = l[:len(l)-1]
 			p.bytes -= n * dt.Size()
 			p.mu.Unlock()
-			a, err := ndarray.PackedOn(b, shape)
+			if e.a != nil && ndarray.SameShape(e.a.Shape(), shape) {
+				return e.a
+			}
+			a, err := ndarray.PackedOn(e.b, shape)
 			if err == nil {
 				return a
 			}
@@ -81,7 +91,25 @@ const maxPerSize = 32
 // again: kept, they only hold memory the GC would otherwise reuse for the
 // next such output, and the heap grows by fresh pages, each faulted in
 // (the views benchmark's concat of a 1e7 state: 600,000 page faults).
-func (p *pool) put(b *ndarray.Buffer) {
+func (p *pool) put(b *ndarray.Buffer) { p.keep(pooled{b: b}) }
+
+// putArray keeps a's buffer for reuse, as put does, with a itself when a
+// is what get would make on that buffer for a's shape: a packed array over
+// all of it. get then hands a out again for that shape rather than
+// allocate its twin, which saves an op of a run its one allocation. Arrays
+// are never changed after they are made, so someone still holding a sees
+// what it would see through the recycled buffer: a must be given back only
+// when nothing reads it any more, as a buffer must.
+func (p *pool) putArray(a *ndarray.Array) {
+	e := pooled{b: a.Buffer()}
+	if wholePacked(a) {
+		e.a = a
+	}
+	p.keep(e)
+}
+
+func (p *pool) keep(e pooled) {
+	b := e.b
 	sz := b.Len() * b.DType().Size()
 	if sz == 0 {
 		return
@@ -92,8 +120,28 @@ func (p *pool) put(b *ndarray.Buffer) {
 	if c == nil || p.bytes+sz > p.max || len(c.free) >= maxPerSize {
 		return
 	}
-	c.free = append(c.free, b)
+	c.free = append(c.free, e)
 	p.bytes += sz
+}
+
+// wholePacked reports whether a is laid out as ndarray.PackedOn lays out
+// an array over its whole buffer: from offset 0, C order, strides those
+// PackedOn gives (the axes of size 1 included).
+func wholePacked(a *ndarray.Array) bool {
+	if a.Offset() != 0 || a.Size() != a.Buffer().Len() {
+		return false
+	}
+	sh, st := a.Shape(), a.Strides()
+	s := 1
+	for i := len(sh) - 1; i >= 0; i-- {
+		if st[i] != s {
+			return false
+		}
+		if sh[i] > 1 {
+			s *= sh[i]
+		}
+	}
+	return true
 }
 
 // drain drops every buffer the pool keeps, for the GC to take

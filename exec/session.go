@@ -495,7 +495,7 @@ func (ru *run) release(sl int) {
 	}
 	delete(ru.bufs, b)
 	if st.owned {
-		ru.s.pool.put(b)
+		ru.s.pool.putArray(a)
 	}
 }
 

@@ -33,7 +33,8 @@ import (
 // reused through a sync.Pool, and runs the register-blocked micro-kernel
 // over the tiles, edge tiles through a small tile buffer. Products of more
 // than about 2 MFLOP per goroutine are split across goroutines along the
-// longer side of C, in blocks the goroutines take in turn; the goroutines
+// longer side of C (its columns on the panels path, when there are
+// enough), in blocks the goroutines take in turn; the goroutines
 // are helpers that stay awake for a while after a product (helperSpin), so
 // products that follow each other do not wait for an idle core to wake.
 // On the panels path an A whose lines are a multiple of 4 KiB apart is
@@ -227,7 +228,8 @@ func gemmPart[T Float](kern *gemmKernel[T], path int, m, n, k int, alpha T, a []
 	}
 }
 
-// gemmParallel splits C along its longer side into blocks that are
+// gemmParallel splits C along its longer side (its columns on the panels
+// path when there are enough) into blocks that are
 // multiples of the tile, which the calling goroutine and threads-1 helpers
 // (see helperPool) take one at a time until none is left. Each block is half
 // an even share of what is left (OpenMP's "guided" schedule): the first
@@ -243,7 +245,11 @@ func gemmParallel[T Float](kern *gemmKernel[T], path int, threads int, m, n, k i
 	if path != gemmPacked {
 		mr, nr = kern.dmr, kern.dnr
 	}
-	cols := n >= m
+	// On the panels path a block packs the part of B it multiplies, so
+	// blocks of C's rows would each pack all of B (the weight gradient
+	// Xᵀ·G of a layer wider than the batch: 784 rows, 512 columns): C's
+	// columns are shared out instead whenever there are enough of them.
+	cols := n >= m || (path == gemmPanelsPath && n >= 4*threads*nr)
 	size, tile := m, mr
 	if cols {
 		size, tile = n, nr
@@ -511,7 +517,26 @@ func packB[T Float](dst, b []T, p0, j0, kc, nc, rsb, csb, nr int) {
 				copy(d[p*nr:p*nr+nn], b[base+p*rsb:base+p*rsb+nn])
 			}
 		case rsb == 1:
-			for j := 0; j < nn; j++ {
+			// B stored transposed: its columns are contiguous. Taken eight
+			// at a time, a panel's rows are written eight elements at once
+			// rather than one per pass over a column.
+			j := 0
+			for ; j+8 <= nn; j += 8 {
+				c0 := b[base+j*csb : base+j*csb+kc]
+				c1 := b[base+(j+1)*csb : base+(j+1)*csb+kc]
+				c2 := b[base+(j+2)*csb : base+(j+2)*csb+kc]
+				c3 := b[base+(j+3)*csb : base+(j+3)*csb+kc]
+				c4 := b[base+(j+4)*csb : base+(j+4)*csb+kc]
+				c5 := b[base+(j+5)*csb : base+(j+5)*csb+kc]
+				c6 := b[base+(j+6)*csb : base+(j+6)*csb+kc]
+				c7 := b[base+(j+7)*csb : base+(j+7)*csb+kc]
+				for p := range c0 {
+					dd := (*[8]T)(d[p*nr+j:])
+					dd[0], dd[1], dd[2], dd[3] = c0[p], c1[p], c2[p], c3[p]
+					dd[4], dd[5], dd[6], dd[7] = c4[p], c5[p], c6[p], c7[p]
+				}
+			}
+			for ; j < nn; j++ {
 				col := b[base+j*csb : base+j*csb+kc]
 				for p, v := range col {
 					d[p*nr+j] = v

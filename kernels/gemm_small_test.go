@@ -380,3 +380,47 @@ func TestGemmBatch(t *testing.T) {
 		}
 	}
 }
+
+// TestGemmSplitSameBits runs products of the panels path (B packed a block
+// at a time) on one goroutine and on two, C split along its rows (the
+// product is too narrow to share its columns out) and along its columns (a
+// weight gradient Xᵀ·G: more rows than columns, but enough columns), with B
+// stored both ways. A goroutine computes whole tiles of C, each element
+// over the same blocks of k in the same order, so the two must agree bit
+// for bit: training must not give other numbers on other core counts.
+func TestGemmSplitSameBits(t *testing.T) {
+	t.Run("f32", func(t *testing.T) { checkSplitSameBits[float32](t) })
+	t.Run("f64", func(t *testing.T) { checkSplitSameBits[float64](t) })
+}
+
+func checkSplitSameBits[T Float](t *testing.T) {
+	kern := gemmKernelFor[T]()
+	if kern.direct == nil {
+		t.Skip("no direct kernel: the panels path is not taken")
+	}
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, s := range []struct{ m, n, k int }{{784, 512, 128}, {1500, 80, 300}, {600, 4 * 2 * kern.dnr, 400}} {
+		if useDirect(s.m, s.n, s.k) {
+			t.Fatalf("%v does not reach the panels path", s)
+		}
+		for _, transB := range []bool{false, true} {
+			a := input[T](r, s.m*s.k, 0, false, -1, 1)
+			b := input[T](r, s.k*s.n, 0, false, -1, 1)
+			rsb, csb := s.n, 1
+			if transB {
+				rsb, csb = 1, s.k
+			}
+			var cs [2][]T
+			for i, th := range []int{1, 2} {
+				cs[i] = make([]T, s.m*s.n)
+				// A stored transposed, as Xᵀ is.
+				gemmWith(kern, th, s.m, s.n, s.k, 1, a, 1, s.m, b, rsb, csb, 0, cs[i], s.n, 1)
+			}
+			for i := range cs[0] {
+				if cs[0][i] != cs[1][i] {
+					t.Fatalf("%d×%d×%d, B transposed %v: C[%d] = %v on one goroutine, %v on two", s.m, s.n, s.k, transB, i, cs[0][i], cs[1][i])
+				}
+			}
+		}
+	}
+}

@@ -46,6 +46,10 @@ type Trainer struct {
 	// names, kept between steps.
 	gradBuf []*ndarray.Array
 	names   []string
+	// pass and arrays are the step's update of all parameters and its
+	// arguments, kept between steps.
+	pass   updatePass
+	arrays []*ndarray.Array
 	// val and stop are what SetValidation and SetEarlyStopping set.
 	val  *Validation
 	stop *EarlyStopping
@@ -339,18 +343,27 @@ func (t *Trainer) Step(b *Batch) (float64, error) {
 			return 0, fmt.Errorf("train: gradient normalization %v: %w", t.cfg.Clipping.Mode, err)
 		}
 	}
+	// Every parameter is checked before any changes: an error leaves the
+	// step unapplied rather than half applied.
+	t.pass.reset()
 	for i, p := range t.params {
-		grad := t.gradBuf[i]
-		param := p.Value()
-		for j, r := range t.cfg.Regularization {
-			if err := r.beforeUpdate(param, grad, t.coeffs[j]); err != nil {
-				return 0, err
-			}
-		}
-		if err := t.cfg.Updater.apply(param, grad, t.state[i], lr, decay, it); err != nil {
+		t.arrays = append(append(t.arrays[:0], p.Value(), t.gradBuf[i]), t.state[i]...)
+		if err := t.pass.add(t.arrays...); err != nil {
 			return 0, fmt.Errorf("train: updating %q: %w", p.Name(), err)
 		}
 	}
+	clear(t.arrays)
+	// The regularization reads each parameter as it was before the step
+	// and writes only its gradient, so it may all come first.
+	for i, p := range t.params {
+		for j, r := range t.cfg.Regularization {
+			if err := r.beforeUpdate(p.Value(), t.gradBuf[i], t.coeffs[j]); err != nil {
+				return 0, err
+			}
+		}
+	}
+	t.pass.run(t.cfg.Updater.prepare(lr, decay, it))
+	t.pass.reset()
 	for _, n := range t.outputs {
 		t.s.Recycle(out[n])
 	}

@@ -3,8 +3,6 @@ package train
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
@@ -19,12 +17,13 @@ type Updater interface {
 	StateKeys() []string
 	// LearningRate returns the learning rate at an iteration and epoch.
 	LearningRate(iteration, epoch int) float64
-	// apply changes param in place, given its gradient and state (one array
-	// per key), with learning rate lr at iteration it (counted from 0); it
-	// also takes decay·p off each element p, p as it was before the step
-	// (the regularization's weight decay). The trainer reads the learning
-	// rate once a step, and checks it, for all parameters.
-	apply(param, grad *ndarray.Array, state []*ndarray.Array, lr, decay float64, it int) error
+	// prepare returns the step's update with learning rate lr at
+	// iteration it (counted from 0), which changes a parameter in place
+	// given its gradient and state (one array per key); it also takes
+	// decay·p off each element p, p as it was before the step (the
+	// regularization's weight decay). The trainer reads the learning rate
+	// once a step, and checks it, for all parameters.
+	prepare(lr, decay float64, it int) update
 	check() error
 }
 
@@ -47,20 +46,19 @@ func (u *SGD) LearningRate(it, ep int) float64 { return u.LR.Value(it, ep) }
 
 func (u *SGD) check() error { return checkSchedule("Sgd", u.LR) }
 
-func (u *SGD) apply(p, g *ndarray.Array, _ []*ndarray.Array, lr, decay float64, _ int) error {
+func (u *SGD) prepare(lr, decay float64, _ int) update {
 	// The step reads p only for the decay: shrinking p first is the same
 	// as taking decay·p off with the gradient's step.
-	return each(func(x [4][]float32) { sgdStep(x, lr, decay) }, func(x [4][]float64) { sgdStep(x, lr, decay) }, p, g)
+	return update{func(x [4][]float32, _ []float32) { sgdStep(x, lr, decay) },
+		func(x [4][]float64, _ []float64) { sgdStep(x, lr, decay) }}
 }
 
 // sgdStep updates x = {p, g}.
 func sgdStep[T kernels.Float](x [4][]T, lr, decay float64) {
-	inParts(x, func(x [4][]T, _ []T) {
-		if decay != 0 {
-			kernels.For[T]().Scale(x[0], x[0], T(1-decay))
-		}
-		axpy(x[0], -lr, x[1])
-	})
+	if decay != 0 {
+		kernels.For[T]().Scale(x[0], x[0], T(1-decay))
+	}
+	axpy(x[0], -lr, x[1])
 }
 
 // axpy is dst += a·x with the kernels.
@@ -102,36 +100,35 @@ func (u *Momentum) check() error {
 	return checkSchedule(u.Name(), u.LR)
 }
 
-func (u *Momentum) apply(p, g *ndarray.Array, st []*ndarray.Array, lr, decay float64, _ int) error {
-	return each(func(x [4][]float32) { momentumStep(x, lr, u.Momentum, decay, u.Nesterov) },
-		func(x [4][]float64) { momentumStep(x, lr, u.Momentum, decay, u.Nesterov) }, p, g, st[0])
+func (u *Momentum) prepare(lr, decay float64, _ int) update {
+	mu, nesterov := u.Momentum, u.Nesterov
+	return update{func(x [4][]float32, s []float32) { momentumStep(x, s, lr, mu, decay, nesterov) },
+		func(x [4][]float64, s []float64) { momentumStep(x, s, lr, mu, decay, nesterov) }}
 }
 
 // momentumStep updates x = {p, g, v}: momentumLoop's arithmetic, a chunk
-// at a time on the vector kernels (see inParts).
-func momentumStep[T kernels.Float](x [4][]T, lr, mu, decay float64, nesterov bool) {
-	inParts(x, func(x [4][]T, scratch []T) {
-		k := kernels.For[T]()
-		l, m, d := T(lr), T(mu), T(decay)
-		for lo := 0; lo < len(x[0]); lo += len(scratch) {
-			hi := min(lo+len(scratch), len(x[0]))
-			p, g, v, prev := x[0][lo:hi], x[1][lo:hi], x[2][lo:hi], scratch[:hi-lo]
-			if nesterov {
-				copy(prev, v)
-			}
-			k.Scale(v, v, m)
-			k.Axpy(v, -l, g)
-			if d != 0 {
-				k.Scale(p, p, 1-d)
-			}
-			if nesterov {
-				k.Axpy(p, -m, prev)
-				k.Axpy(p, 1+m, v)
-			} else {
-				k.Add(p, p, v)
-			}
+// of scratch's length at a time on the vector kernels (see updChunk).
+func momentumStep[T kernels.Float](x [4][]T, scratch []T, lr, mu, decay float64, nesterov bool) {
+	k := kernels.For[T]()
+	l, m, d := T(lr), T(mu), T(decay)
+	for lo := 0; lo < len(x[0]); lo += len(scratch) {
+		hi := min(lo+len(scratch), len(x[0]))
+		p, g, v, prev := x[0][lo:hi], x[1][lo:hi], x[2][lo:hi], scratch[:hi-lo]
+		if nesterov {
+			copy(prev, v)
 		}
-	})
+		k.Scale(v, v, m)
+		k.Axpy(v, -l, g)
+		if d != 0 {
+			k.Scale(p, p, 1-d)
+		}
+		if nesterov {
+			k.Axpy(p, -m, prev)
+			k.Axpy(p, 1+m, v)
+		} else {
+			k.Add(p, p, v)
+		}
+	}
 }
 
 // Adam is Kingma and Ba's updater; with WeightDecay it is AdamW (Loshchilov
@@ -185,7 +182,7 @@ func (u *Adam) check() error {
 	return checkSchedule(u.Name(), u.LR)
 }
 
-func (u *Adam) apply(p, g *ndarray.Array, st []*ndarray.Array, lr, decay float64, it int) error {
+func (u *Adam) prepare(lr, decay float64, it int) update {
 	b1, b2, eps, wd := u.Beta1, u.Beta2, u.Epsilon, u.WeightDecay
 	t := float64(it + 1)
 	// Bias corrections folded into the step size, as in the paper's
@@ -193,103 +190,36 @@ func (u *Adam) apply(p, g *ndarray.Array, st []*ndarray.Array, lr, decay float64
 	alpha := lr * math.Sqrt(1-math.Pow(b2, t)) / (1 - math.Pow(b1, t))
 	epsHat := eps * math.Sqrt(1-math.Pow(b2, t))
 	c := adamCoeffs{b1: b1, b2: b2, alpha: alpha, epsHat: epsHat, decay: lr*wd + decay}
-	return each(func(x [4][]float32) { adamStep(x, c) }, func(x [4][]float64) { adamStep(x, c) }, p, g, st[0], st[1])
+	return update{func(x [4][]float32, s []float32) { adamStep(x, s, c) }, func(x [4][]float64, s []float64) { adamStep(x, s, c) }}
 }
 
 type adamCoeffs struct{ b1, b2, alpha, epsHat, decay float64 }
 
-// adamStep updates x = {p, g, m, v}: adamLoop's arithmetic, a chunk at a
-// time on the vector kernels (see inParts). The element loop spent most of
-// its time in scalar square roots and divisions; the kernels take a vector
-// of each at once, and a chunk of every array stays in the L1 cache
-// between the kernels, so the arrays still stream from memory once.
-func adamStep[T kernels.Float](x [4][]T, c adamCoeffs) {
-	inParts(x, func(x [4][]T, scratch []T) {
-		k := kernels.For[T]()
-		b1, b2, alpha, eps, decay := T(c.b1), T(c.b2), T(c.alpha), T(c.epsHat), T(c.decay)
-		for lo := 0; lo < len(x[0]); lo += len(scratch) {
-			hi := min(lo+len(scratch), len(x[0]))
-			p, g, m, v, t := x[0][lo:hi], x[1][lo:hi], x[2][lo:hi], x[3][lo:hi], scratch[:hi-lo]
-			k.Scale(m, m, b1)
-			k.Axpy(m, 1-b1, g)
-			k.Mul(t, g, g)
-			k.Scale(v, v, b2)
-			k.Axpy(v, 1-b2, t)
-			k.Sqrt(t, v)
-			k.AddScalar(t, t, eps)
-			k.Div(t, m, t)
-			if decay != 0 {
-				k.Scale(p, p, 1-decay)
-			}
-			k.Axpy(p, -alpha, t)
+// adamStep updates x = {p, g, m, v}: adamLoop's arithmetic, a chunk of
+// scratch's length at a time on the vector kernels. The element loop spent
+// most of its time in scalar square roots and divisions; the kernels take
+// a vector of each at once, and a chunk of every array stays in the L1
+// cache between the kernels, so the arrays still stream from memory once.
+func adamStep[T kernels.Float](x [4][]T, scratch []T, c adamCoeffs) {
+	k := kernels.For[T]()
+	b1, b2, alpha, eps, decay := T(c.b1), T(c.b2), T(c.alpha), T(c.epsHat), T(c.decay)
+	for lo := 0; lo < len(x[0]); lo += len(scratch) {
+		hi := min(lo+len(scratch), len(x[0]))
+		p, g, m, v, t := x[0][lo:hi], x[1][lo:hi], x[2][lo:hi], x[3][lo:hi], scratch[:hi-lo]
+		k.Scale(m, m, b1)
+		k.Axpy(m, 1-b1, g)
+		k.Mul(t, g, g)
+		k.Scale(v, v, b2)
+		k.Axpy(v, 1-b2, t)
+		k.Sqrt(t, v)
+		k.AddScalar(t, t, eps)
+		k.Div(t, m, t)
+		if decay != 0 {
+			k.Scale(p, p, 1-decay)
 		}
-	})
-}
-
-// updChunk is how many elements of each array the fused updaters take at
-// a time: a chunk of four arrays and the scratch, in float64, is 20 KiB,
-// which stays in the L1 cache from one kernel to the next.
-const updChunk = 512
-
-// parallelMin is the fewest elements per goroutine inParts splits an update
-// into: below it, starting a goroutine costs more than it saves.
-const parallelMin = 1 << 16
-
-// inParts calls f on x (up to four arrays of one length) with a scratch
-// slice of updChunk elements. Large arrays are cut into parts, on
-// updChunk boundaries, that goroutines (up to GOMAXPROCS) update at once:
-// the update is elementwise, so the parts are independent and the result
-// is the same however it is cut.
-func inParts[T kernels.Float](x [4][]T, f func(x [4][]T, scratch []T)) {
-	n := len(x[0])
-	w := min(runtime.GOMAXPROCS(0), n/parallelMin)
-	if w <= 1 {
-		s := getScratch[T]()
-		f(x, *s)
-		putScratch(s)
-		return
+		k.Axpy(p, -alpha, t)
 	}
-	per := ((n+w-1)/w + updChunk - 1) / updChunk * updChunk
-	var wg sync.WaitGroup
-	for lo := per; lo < n; lo += per {
-		part := slicePart(x, lo, min(lo+per, n))
-		wg.Go(func() {
-			s := getScratch[T]()
-			f(part, *s)
-			putScratch(s)
-		})
-	}
-	s := getScratch[T]()
-	f(slicePart(x, 0, min(per, n)), *s)
-	putScratch(s)
-	wg.Wait()
 }
-
-// slicePart returns elements lo to hi of each array of x that is there.
-func slicePart[T kernels.Float](x [4][]T, lo, hi int) [4][]T {
-	var p [4][]T
-	for i, a := range x {
-		if a != nil {
-			p[i] = a[lo:hi]
-		}
-	}
-	return p
-}
-
-var scratch32, scratch64 = sync.Pool{New: func() any { return new(make([]float32, updChunk)) }},
-	sync.Pool{New: func() any { return new(make([]float64, updChunk)) }}
-
-func scratchPool[T kernels.Float]() *sync.Pool {
-	var z T
-	if _, ok := any(z).(float32); ok {
-		return &scratch32
-	}
-	return &scratch64
-}
-
-func getScratch[T kernels.Float]() *[]T { return scratchPool[T]().Get().(*[]T) }
-
-func putScratch[T kernels.Float](s *[]T) { scratchPool[T]().Put(s) }
 
 // The loops above run on packed arrays of one dtype; these helpers check
 // that and pick the typed slices.

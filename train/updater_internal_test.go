@@ -39,10 +39,10 @@ func checkFused[T kernels.Float](t *testing.T, n int, tol float64) {
 		fused func(x [4][]T, it int)
 		loop  func(x [4][]T, it int)
 	}{
-		{"Adam", 2, func(x [4][]T, it int) { adamStep(x, adamAt(it, 0)) }, func(x [4][]T, it int) { adamLoop(x, adamAt(it, 0)) }},
-		{"AdamW", 2, func(x [4][]T, it int) { adamStep(x, adamAt(it, 0.01)) }, func(x [4][]T, it int) { adamLoop(x, adamAt(it, 0.01)) }},
-		{"Momentum", 1, func(x [4][]T, _ int) { momentumStep(x, 0.05, 0.9, 0, false) }, func(x [4][]T, _ int) { momentumLoop(x, 0.05, 0.9, 0, false) }},
-		{"Nesterovs+decay", 1, func(x [4][]T, _ int) { momentumStep(x, 0.05, 0.9, 0.001, true) }, func(x [4][]T, _ int) { momentumLoop(x, 0.05, 0.9, 0.001, true) }},
+		{"Adam", 2, func(x [4][]T, it int) { passOn(x, NewAdam(1e-3).prepare(1e-3, 0, it)) }, func(x [4][]T, it int) { adamLoop(x, adamAt(it, 0)) }},
+		{"AdamW", 2, func(x [4][]T, it int) { passOn(x, NewAdam(1e-3).prepare(1e-3, 0.01, it)) }, func(x [4][]T, it int) { adamLoop(x, adamAt(it, 0.01)) }},
+		{"Momentum", 1, func(x [4][]T, it int) { passOn(x, NewMomentum(0.05, 0.9, false).prepare(0.05, 0, it)) }, func(x [4][]T, _ int) { momentumLoop(x, 0.05, 0.9, 0, false) }},
+		{"Nesterovs+decay", 1, func(x [4][]T, it int) { passOn(x, NewMomentum(0.05, 0.9, true).prepare(0.05, 0.001, it)) }, func(x [4][]T, _ int) { momentumLoop(x, 0.05, 0.9, 0.001, true) }},
 	} {
 		var a, b [4][]T
 		a[0] = fill()
@@ -65,6 +65,14 @@ func checkFused[T kernels.Float](t *testing.T, n int, tol float64) {
 			}
 		}
 	}
+}
+
+// passOn applies u to the elements of one parameter, its gradient and its
+// state, x, as a step's update pass does.
+func passOn[T kernels.Float](x [4][]T, u update) {
+	var p updatePass
+	addParam(&p, x)
+	p.run(u)
 }
 
 // adamAt are Adam's coefficients at iteration it, with Adam's defaults and
@@ -95,19 +103,26 @@ func benchAdam[T kernels.Float](b *testing.B) {
 			}
 		}
 	}
+	u := NewAdam(1e-3).prepare(1e-3, 0, 3)
 	c := adamAt(3, 0)
-	for _, v := range []struct {
-		name string
-		f    func(x [4][]T, c adamCoeffs)
-	}{{"fused", adamStep[T]}, {"loop", adamLoop[T]}} {
-		b.Run(v.name, func(b *testing.B) {
-			for b.Loop() {
-				for _, x := range params {
-					v.f(x, c)
-				}
+	// The fused update runs as the trainer runs it, one pass over all
+	// the parameters shared between the cores (go test -cpu 1,2).
+	b.Run("fused", func(b *testing.B) {
+		for b.Loop() {
+			var p updatePass
+			for _, x := range params {
+				addParam(&p, x)
 			}
-		})
-	}
+			p.run(u)
+		}
+	})
+	b.Run("loop", func(b *testing.B) {
+		for b.Loop() {
+			for _, x := range params {
+				adamLoop(x, c)
+			}
+		}
+	})
 }
 
 // momentumLoop is the update momentumStep computes, one element at a time:
@@ -139,4 +154,68 @@ func adamLoop[T kernels.Float](x [4][]T, c adamCoeffs) {
 		v[i] = b2*v[i] + (1-b2)*g[i]*g[i]
 		p[i] -= alpha*m[i]/(T(math.Sqrt(float64(v[i])))+eps) + decay*p[i]
 	}
+}
+
+// TestUpdatePassSameOnAnyCores applies Adam in one pass over parameters of
+// both dtypes, some split into many pieces and some of a piece or less, on
+// one goroutine and shared between four: the update is elementwise, so
+// every element must come out the same, bit for bit.
+func TestUpdatePassSameOnAnyCores(t *testing.T) {
+	sizes := []int{3*pieceLen + 17, 10, pieceLen, 2*parallelMin + 1, 1}
+	run := func(procs int) ([][4][]float32, [][4][]float64) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		rng := rand.New(rand.NewPCG(5, 5))
+		var x32 [][4][]float32
+		var x64 [][4][]float64
+		var p updatePass
+		for i, n := range sizes {
+			if i%2 == 0 {
+				x := fillParam[float32](rng, n)
+				x32 = append(x32, x)
+				addParam(&p, x)
+			} else {
+				x := fillParam[float64](rng, n)
+				x64 = append(x64, x)
+				addParam(&p, x)
+			}
+		}
+		for it := 0; it < 3; it++ {
+			p.run(NewAdam(1e-3).prepare(1e-3, 0.001, it))
+		}
+		return x32, x64
+	}
+	a32, a64 := run(1)
+	b32, b64 := run(4)
+	same := func(name string, i, j int, a, b float64) {
+		if math.Float64bits(a) != math.Float64bits(b) {
+			t.Fatalf("%s parameter %d, element %d: %v on one core, %v shared", name, i, j, a, b)
+		}
+	}
+	for i := range a32 {
+		for k := range a32[i] {
+			for j := range a32[i][k] {
+				same("float32", i, j, float64(a32[i][k][j]), float64(b32[i][k][j]))
+			}
+		}
+	}
+	for i := range a64 {
+		for k := range a64[i] {
+			for j := range a64[i][k] {
+				same("float64", i, j, a64[i][k][j], b64[i][k][j])
+			}
+		}
+	}
+}
+
+// fillParam returns a parameter and its gradient of n random elements, and
+// Adam's two state arrays, zero.
+func fillParam[T kernels.Float](rng *rand.Rand, n int) [4][]T {
+	var x [4][]T
+	for k := range x {
+		x[k] = make([]T, n)
+	}
+	for j := range n {
+		x[0][j], x[1][j] = T(rng.NormFloat64()), T(rng.NormFloat64())
+	}
+	return x
 }
