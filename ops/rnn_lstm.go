@@ -3,6 +3,8 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sync/atomic"
 
 	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
@@ -515,12 +517,128 @@ type lstmTrace[T float32 | float64] struct {
 }
 
 func (tr *lstmTrace[T]) release(ctx *Ctx) {
-	for _, a := range []*ndarray.Array{tr.xs, tr.za, tr.aa, tr.ha, tr.ca, tr.aca} {
-		if a != nil {
-			ctx.Release(a)
-		}
+	for _, a := range tr.arrays() {
+		ctx.Release(a)
 	}
 }
+
+// reclaim gives back a trace an earlier call kept (lstmKeep).
+func (tr *lstmTrace[T]) reclaim(ctx *Ctx) {
+	for _, a := range tr.arrays() {
+		ctx.Reclaim(a)
+	}
+}
+
+func (tr *lstmTrace[T]) arrays() []*ndarray.Array {
+	return []*ndarray.Array{tr.xs, tr.za, tr.aa, tr.ha, tr.ca, tr.aca}
+}
+
+// lstmLayer_bp needs the forward pass's trace, which lstmLayer has just
+// computed in the same run: lstmLayer keeps it in the run's State and
+// lstmLayer_bp takes it instead of running the forward pass again (a
+// third of a training step's work). The key is the inputs (the same
+// arrays: values do not change within a run, and these stay alive until
+// lstmLayer_bp, which reads them all), the direction and the arguments;
+// without a match, lstmLayer_bp recomputes the trace, with the same
+// result.
+type lstmTraceKey struct {
+	in  [8]*ndarray.Array
+	dir int
+	o   lstmLayerOpts
+}
+
+func lstmKeyOf(o lstmLayerOpts, in []*ndarray.Array, dir int) lstmTraceKey {
+	k := lstmTraceKey{dir: dir, o: o}
+	copy(k.in[:], in[:o.nIn])
+	return k
+}
+
+// lstmKept is the traces a run keeps, oldest first. Their number is
+// bounded: a layer run many times in a loop, or without its backprop op,
+// must not hold a trace per call until the run ends; the oldest goes back
+// to the pool, and its backprop op, if any, recomputes it.
+type lstmKept struct {
+	keys   []lstmTraceKey
+	traces []any // *lstmTrace[float32] or *lstmTrace[float64]
+}
+
+const lstmKeptMax = 8
+
+type lstmKeptKey struct{}
+
+func (k *lstmKept) heldBuffers() []*ndarray.Array {
+	var out []*ndarray.Array
+	for _, t := range k.traces {
+		out = append(out, keptArrays(t)...)
+	}
+	return out
+}
+
+func keptArrays(t any) []*ndarray.Array {
+	if t, ok := t.(*lstmTrace[float32]); ok {
+		return t.arrays()
+	}
+	return t.(*lstmTrace[float64]).arrays()
+}
+
+// take removes the entry at i and gives its trace.
+func (k *lstmKept) take(i int) any {
+	t := k.traces[i]
+	k.keys = append(k.keys[:i], k.keys[i+1:]...)
+	k.traces = append(k.traces[:i], k.traces[i+1:]...)
+	return t
+}
+
+func lstmKeptOf(ctx *Ctx) *lstmKept {
+	st := ctx.State()
+	k, _ := st[lstmKeptKey{}].(*lstmKept)
+	if k == nil {
+		k = &lstmKept{}
+		st[lstmKeptKey{}] = k
+	}
+	return k
+}
+
+// lstmKeep keeps tr for lstmLayer_bp under key, or releases it when the
+// context cannot keep it (no executor) or holds one already for key.
+func lstmKeep[T float32 | float64](ctx *Ctx, key lstmTraceKey, tr *lstmTrace[T]) {
+	if !ctx.keepsState() {
+		tr.release(ctx)
+		return
+	}
+	k := lstmKeptOf(ctx)
+	if slices.Contains(k.keys, key) {
+		tr.release(ctx) // the same inputs give the same trace
+		return
+	}
+	if len(k.keys) == lstmKeptMax {
+		for _, a := range keptArrays(k.take(0)) {
+			ctx.Reclaim(a)
+		}
+	}
+	k.keys = append(k.keys, key)
+	k.traces = append(k.traces, tr)
+}
+
+// lstmTaken returns the trace lstmLayer kept under key, removed from the
+// State, or nil.
+func lstmTaken[T float32 | float64](ctx *Ctx, key lstmTraceKey) *lstmTrace[T] {
+	if !ctx.keepsState() {
+		return nil
+	}
+	k := lstmKeptOf(ctx)
+	i := slices.Index(k.keys, key)
+	if i < 0 {
+		return nil
+	}
+	tr, _ := k.take(i).(*lstmTrace[T])
+	lstmKeptHits.Add(1)
+	return tr
+}
+
+// lstmKeptHits counts the traces lstmLayer_bp took, for the tests to see
+// that the executor's runs reach them.
+var lstmKeptHits atomic.Int64
 
 // lstmForward runs one direction over the sequence.
 func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x []T, d lstmDims, p *lstmDir[T], lim []int) (*lstmTrace[T], error) {
@@ -716,7 +834,7 @@ func lstmLayerForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpt
 				}
 			}
 		}
-		tr.release(ctx)
+		lstmKeep(ctx, lstmKeyOf(o, in, dir), tr)
 	}
 	var out []*ndarray.Array
 	for _, a := range []*ndarray.Array{h, hL, cL} {
@@ -776,7 +894,7 @@ func lstmLayerArrays(name string, in []*ndarray.Array, a *Args, bp bool) (lstmLa
 // Java's LSTMLayer writes outAct as int arg 3 and cellAct as 4; sdgo reads
 // them as libnd4j does (cellAct 3, outAct 4).
 var lstmLayerOp = Register(&Def{
-	Name: "lstmLayer", Type: Custom, MinIn: 3, MaxIn: 8,
+	Name: "lstmLayer", Type: Custom, MinIn: 3, MaxIn: 8, Flags: Stateful,
 	Doc: "an LSTM over a whole sequence in libnd4j's layout: x, Wx, Wr and optional b, seqLen, hI, cI, Wp; outputs h, hL, cL as requested",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
 		o, d, err := lstmLayerInfo("lstmLayer", in, a, false)
@@ -1060,9 +1178,13 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 	g4 := 4 * d.nOut
 	for dir := 0; dir < o.dirs; dir++ {
 		p := lstmDirOf[T](o, in, d, dir)
-		tr, err := lstmForward(ctx, name, o, x, d, p, lim)
-		if err != nil {
-			return nil, err
+		tr, release := lstmTaken[T](ctx, lstmKeyOf(o, in, dir)), (*lstmTrace[T]).reclaim
+		if tr == nil {
+			var err error
+			if tr, err = lstmForward(ctx, name, o, x, d, p, lim); err != nil {
+				return nil, err
+			}
+			release = (*lstmTrace[T]).release
 		}
 		clear(dh)
 		if g := grads[0]; g != nil {
@@ -1085,10 +1207,10 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 		if grads[2] != nil {
 			dcL = grads[2][dir*n : (dir+1)*n]
 		}
-		err = lstmBackward(ctx, name, o, d, p, tr, lim, dh, dhL, dcL, raw[0],
+		err := lstmBackward(ctx, name, o, d, p, tr, lim, dh, dhL, dcL, raw[0],
 			part(1, d.nIn*g4, dir), part(2, d.nOut*g4, dir), part(o.b, g4, dir), part(o.wp, 3*d.nOut, dir),
 			part(o.hI, n, dir), part(o.cI, n, dir))
-		tr.release(ctx)
+		release(tr, ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -1102,7 +1224,7 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 // stands for every element). Outputs the gradients of every input in
 // their order (seqLen's is zeros).
 var lstmLayerBpOp = Register(&Def{
-	Name: "lstmLayer_bp", Type: Custom, MinIn: 4, MaxIn: 11,
+	Name: "lstmLayer_bp", Type: Custom, MinIn: 4, MaxIn: 11, Flags: Stateful,
 	Doc: "gradient of lstmLayer for its inputs and the gradients of its requested outputs",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
 		o, d, err := lstmLayerInfo("lstmLayer_bp", in, a, true)
