@@ -428,6 +428,18 @@ func lstmApply[T float32 | float64](act lstmAct, dst, z []T) error {
 // lstmDeriv writes act'(z) into dst, given z and a = act(z) (dst is
 // neither).
 func lstmDeriv[T float32 | float64](act lstmAct, dst, z, a []T) error {
+	// The default gates' and cells' derivatives on the vector kernels:
+	// the same products and differences as the loop below, rounded alike.
+	switch tab := kernels.For[T](); act.id {
+	case 0: // 1 - a²
+		tab.Mul(dst, a, a)
+		tab.ScalarSub(dst, 1, dst)
+		return nil
+	case 2: // a·(1 - a)
+		tab.ScalarSub(dst, 1, a)
+		tab.Mul(dst, a, dst)
+		return nil
+	}
 	al, be := T(act.alpha), T(act.beta)
 	for i, v := range z {
 		var g T
@@ -488,13 +500,22 @@ type lstmDir[T float32 | float64] struct {
 	nIn, nOut, gts int
 }
 
+// lstmValues are a's elements in C order, for reading only: its own
+// buffer when packed (the inputs' megabytes are not copied at every call).
+func lstmValues[T float32 | float64](a *ndarray.Array) []T {
+	if a.IsPacked() {
+		return ndarray.Raw[T](a)[a.Offset():][:a.Size()]
+	}
+	return ndarray.Values[T](a)
+}
+
 func lstmDirOf[T float32 | float64](o lstmLayerOpts, in []*ndarray.Array, d lstmDims, dir int) *lstmDir[T] {
 	g4 := 4 * d.nOut
 	part := func(i, size int) []T {
 		if i < 0 {
 			return nil
 		}
-		return ndarray.Values[T](in[i])[dir*size : (dir+1)*size]
+		return lstmValues[T](in[i])[dir*size : (dir+1)*size]
 	}
 	p := &lstmDir[T]{dir: dir, nIn: d.nIn, nOut: d.nOut, gts: g4}
 	p.wxs, p.wrs = part(1, d.nIn*g4), part(2, d.nOut*g4)
@@ -780,7 +801,7 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 // lstmLayerForward computes lstmLayer's requested outputs.
 func lstmLayerForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, in []*ndarray.Array, d lstmDims, lim []int) ([]*ndarray.Array, error) {
 	dt := in[0].DType()
-	x := ndarray.Values[T](in[0])
+	x := lstmValues[T](in[0])
 	n := d.bS * d.nOut
 	var h, hL, cL *ndarray.Array
 	var hs, hLs, cLs []T
@@ -1116,7 +1137,7 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 // lstmLayerBackward computes lstmLayer_bp's outputs.
 func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, in []*ndarray.Array, d lstmDims, lim []int) ([]*ndarray.Array, error) {
 	dt := in[0].DType()
-	x := ndarray.Values[T](in[0])
+	x := lstmValues[T](in[0])
 	n := d.bS * d.nOut
 	// The output gradients, a rank-0 one standing for every element.
 	grads := make([][]T, 3)
@@ -1139,7 +1160,7 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 				grads[i][j] = v
 			}
 		case ndarray.SameShape(g.Shape(), shapes[i]):
-			grads[i] = ndarray.Values[T](g)
+			grads[i] = lstmValues[T](g)
 		default:
 			return nil, fmt.Errorf("%s: the gradient of %s has shape %v; want %v", name, [...]string{"h", "hL", "cL"}[i], g.Shape(), shapes[i])
 		}
