@@ -108,6 +108,15 @@ func (c *Ctx) State() map[any]any {
 	return c.state
 }
 
+// heldBuffers is a value in the run's State that holds temporaries from the
+// executor's pool (lstmLayer's forward trace, kept for lstmLayer_bp):
+// when the run ends without an op taking them back (Reclaim), ResetState
+// returns them to the pool, so a run that never reaches the backprop op
+// does not leave them to the GC.
+type heldBuffers interface {
+	heldBuffers() []*ndarray.Array
+}
+
 // ResetState empties the context's store (keeping the map, as the executor
 // reuses contexts from run to run); the executor calls it when a run starts
 // and when it ends.
@@ -116,12 +125,39 @@ func (c *execCtx) ResetState() {
 		c.state = map[any]any{}
 		return
 	}
+	for _, v := range c.state {
+		if h, ok := v.(heldBuffers); ok && c.put != nil {
+			for _, a := range h.heldBuffers() {
+				c.put(a.Buffer())
+			}
+		}
+	}
 	clear(c.state)
 }
 
 // ShareState makes c use other's store, for an executor whose workers run
 // the ops of one run.
 func (c *execCtx) ShareState(other opexec.Ctx) { c.state = (*Ctx)(other.(*execCtx)).State() }
+
+// Reclaim is Release for a temporary that an earlier op call of this run
+// took with Alloc and kept in the run's State instead of releasing, for a
+// later op (its backprop op) to use: the op calling Reclaim must already
+// have removed it from the State, and nothing else may hold it. Its buffer
+// goes back to the executor's pool when this call ends.
+func (c *Ctx) Reclaim(a *ndarray.Array) {
+	if c == nil || c.put == nil || a == nil {
+		return
+	}
+	c.got = append(c.got, a.Buffer())
+	c.freed = append(c.freed, a.Buffer())
+}
+
+// keepsState reports whether State outlives this op call only as long as
+// the run (an executor resets it when the run ends), so that an op may
+// keep temporaries there for a later op of the run without holding them
+// indefinitely; a context without an executor keeps its store as long as
+// the context.
+func (c *Ctx) keepsState() bool { return c != nil && c.put != nil }
 
 // Release gives back a temporary the op took with Alloc or TryAlloc and
 // will not read or write again, so that later ops (not this call) can have

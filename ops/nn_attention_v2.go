@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
 )
 
@@ -231,70 +232,114 @@ func dpa2Scale(a *Args, d int) float64 {
 	return s
 }
 
-// dpa2To5 returns x ([batch,] T, [heads,] f) in the five-axis form
-// [batch, KVH, groups, T, f]: groups is H/KVH for the queries, 1 for keys
-// and values. Below rank 4 it is a reshape (a view of a packed x); at rank
-// 4 the timesteps and heads change places in a buffer from c's pool.
-func dpa2To5(c *Ctx, x *ndarray.Array, groups int) (*ndarray.Array, error) {
+// The products read Q, K, V (and the attention's gradient) where they lie
+// and write the attention and the input gradients in place, whatever the
+// rank: at rank 4 a head's [T, f] matrix has its rows H·f apart, which the
+// GEMM reads as it reads packed rows, so no operand is copied into a
+// head-major form and back.
+
+// dpa2Mat places the [rows, cols] matrix of each batch row and query
+// head in an array's buffer: the matrix of (b, h) starts at
+// off + b·bs + (h/div)·hs and has its rows rs apart (columns adjacent).
+// div is H/KVH for keys, values and their gradients (query head h reads
+// key/value head h/div), 1 otherwise.
+type dpa2Mat struct {
+	x                    *ndarray.Array
+	off, rs, bs, hs, div int
+}
+
+// dpa2Operand is a packed array in an input's layout ([T, f],
+// [batch, T, f] or [batch, T, heads, f]) as matrices; div as in dpa2Mat.
+func dpa2Operand(x *ndarray.Array, div int) dpa2Mat {
 	s := x.Shape()
-	switch len(s) {
-	case 2:
-		return ndarray.Reshape(x, 1, 1, 1, s[0], s[1])
-	case 3:
-		return ndarray.Reshape(x, s[0], 1, 1, s[1], s[2])
+	t, f := s[len(s)-2], s[len(s)-1]
+	if len(s) == 4 {
+		t, f = s[1], s[2]*s[3]
+		return dpa2Mat{x: x, off: x.Offset(), rs: f, bs: t * f, hs: s[3], div: div}
 	}
-	b, t, h, f := s[0], s[1], s[2], s[3]
-	out := c.Alloc(x.DType(), []int{b, h / groups, groups, t, f})
-	err := dpa2Swap(x, out, b, t, h, f)
-	if err != nil {
-		c.Release(out)
-		return nil, err
-	}
-	return out, nil
+	return dpa2Mat{x: x, off: x.Offset(), rs: f, bs: t * f, div: 1}
 }
 
-// dpa2From5 allocates an array of shape (rank 2 to 4, the layout dpa2To5
-// reads) and writes the five-axis src into it.
-func dpa2From5(c *Ctx, src *ndarray.Array, shape []int) (*ndarray.Array, error) {
-	out := c.Alloc(src.DType(), shape)
-	var err error
-	if len(shape) < 4 {
-		var o5 *ndarray.Array
-		if o5, err = ndarray.Reshape(out, src.Shape()...); err == nil {
-			err = ndarray.CopyInto(o5, src)
+// dpa2Scores is a packed [batch, heads, rows, cols] array (any split of
+// the heads into KVH and groups) as matrices.
+func dpa2Scores(x *ndarray.Array, g dpa2Geom) dpa2Mat {
+	s := x.Shape()
+	r, c := s[len(s)-2], s[len(s)-1]
+	return dpa2Mat{x: x, off: x.Offset(), rs: c, bs: g.h * r * c, hs: r * c, div: 1}
+}
+
+// dpa2Operands are the queries, keys and values as matrices (copied
+// first when not packed).
+func dpa2Operands(q, k, v *ndarray.Array, g dpa2Geom) (q5, k5, v5 dpa2Mat, err error) {
+	var m [3]dpa2Mat
+	for i, x := range []*ndarray.Array{q, k, v} {
+		if x, err = ndarray.Contiguous(x); err != nil {
+			return q5, k5, v5, err
 		}
-	} else {
-		err = dpa2Swap(src, out, shape[0], shape[2], shape[1], shape[3])
+		div := g.grp // keys and values: one head for G query heads
+		if i == 0 {
+			div = 1
+		}
+		m[i] = dpa2Operand(x, div)
 	}
-	if err != nil {
-		c.Release(out)
-		return nil, err
-	}
-	return out, nil
+	return m[0], m[1], m[2], nil
 }
 
-// dpa2Swap writes src, read as [b, n1, n2, f], into the packed dst as
-// [b, n2, n1, f].
-func dpa2Swap(src, dst *ndarray.Array, b, n1, n2, f int) error {
-	var err error
-	byFloatDo(src.DType(), func() { err = swapMid(ndarray.Raw[float32](dst)[dst.Offset():], src, b, n1, n2, f) },
-		func() { err = swapMid(ndarray.Raw[float64](dst)[dst.Offset():], src, b, n1, n2, f) })
-	return err
+// dpa2Gemm sets C = A·B (Aᵀ with ta, Bᵀ with tb), plus beta·C, for every
+// batch row and each of the query heads given, m×n from k products.
+func dpa2Gemm(stop func() bool, g dpa2Geom, heads []int, m, n, k int, a dpa2Mat, ta bool, b dpa2Mat, tb bool, beta float64, c dpa2Mat) error {
+	offs := make([][3]int, 0, g.b*len(heads))
+	for bi := 0; bi < g.b; bi++ {
+		for _, h := range heads {
+			at := func(x dpa2Mat) int { return x.off + bi*x.bs + h/x.div*x.hs }
+			offs = append(offs, [3]int{at(a), at(b), at(c)})
+		}
+	}
+	strides := func(x dpa2Mat, t bool) (int, int) {
+		if t {
+			return 1, x.rs
+		}
+		return x.rs, 1
+	}
+	rsa, csa := strides(a, ta)
+	rsb, csb := strides(b, tb)
+	done := true
+	byFloatDo(a.x.DType(), func() {
+		done = kernels.GemmBatchStop(stop, 0, m, n, k, 1, ndarray.Raw[float32](a.x), rsa, csa, ndarray.Raw[float32](b.x), rsb, csb,
+			float32(beta), ndarray.Raw[float32](c.x), c.rs, 1, offs)
+	}, func() {
+		done = kernels.GemmBatchStop(stop, 0, m, n, k, 1, ndarray.Raw[float64](a.x), rsa, csa, ndarray.Raw[float64](b.x), rsb, csb,
+			beta, ndarray.Raw[float64](c.x), c.rs, 1, offs)
+	})
+	if !done {
+		return ndarray.ErrStopped
+	}
+	return nil
 }
 
-func swapMid[T ndarray.Float](dst []T, src *ndarray.Array, b, n1, n2, f int) error {
-	s, err := packedValues[T](src)
-	if err != nil {
-		return err
-	}
-	for bi := 0; bi < b; bi++ {
-		for i := 0; i < n1; i++ {
-			for j := 0; j < n2; j++ {
-				copy(dst[((bi*n2+j)*n1+i)*f:][:f], s[((bi*n1+i)*n2+j)*f:][:f])
-			}
+// dpa2GemmKV is dpa2Gemm over all query heads into a key or value
+// gradient c: the products of the G query heads of a key/value head add
+// up in c.
+func dpa2GemmKV(stop func() bool, g dpa2Geom, m, n, k int, a dpa2Mat, ta bool, b dpa2Mat, tb bool, c dpa2Mat) error {
+	heads := make([]int, g.kvh)
+	for gi := 0; gi < g.grp; gi++ {
+		for j := range heads {
+			heads[j] = j*g.grp + gi
+		}
+		if err := dpa2Gemm(stop, g, heads, m, n, k, a, ta, b, tb, float64(min(gi, 1)), c); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// allHeads is 0, ..., h-1.
+func allHeads(h int) []int {
+	out := make([]int, h)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // dpa2Mask adds (m - 1)·1e9 to the logits l [B, KVH, G, Tq, Tv] (packed)
@@ -323,19 +368,14 @@ func dpa2Mask[T ndarray.Float](l []T, g dpa2Geom, vm []float64, causal bool) {
 	}
 }
 
-// dpa2QueryMask multiplies the rows x[b, .., i, :] of x [B, KVH, G, Tq, f]
-// (packed) by the query mask's value for (b, i).
-func dpa2QueryMask[T ndarray.Float](x []T, g dpa2Geom, f int, qm []float64) {
-	heads := g.kvh * g.grp
-	for b := 0; b < g.b; b++ {
-		for h := 0; h < heads; h++ {
-			for i := 0; i < g.tq; i++ {
-				m := T(qm[b*g.tq+i])
-				row := x[((b*heads+h)*g.tq+i)*f:][:f]
-				for j := range row {
-					row[j] *= m
-				}
-			}
+// dpa2QueryMask multiplies the rows x[b, i, ...] of x in the queries'
+// layout ([Tq, f], [B, Tq, f] or [B, Tq, H, f], packed; width the size of
+// a row, f or H·f) by the query mask's value for (b, i).
+func dpa2QueryMask[T ndarray.Float](x []T, g dpa2Geom, width int, qm []float64) {
+	for r, m := range qm[:g.b*g.tq] {
+		row := x[r*width:][:width]
+		for j := range row {
+			row[j] *= T(m)
 		}
 	}
 }
@@ -349,25 +389,19 @@ func byFloatDo(dt ndarray.DType, f32, f64 func()) {
 	}
 }
 
-// dpa2Forward computes the four outputs in the five-axis form: attention
-// [B, KVH, G, Tq, dv], weights, logits and the dropout multiplier (nil
-// without dropout output), all from c's pool.
+// dpa2Forward computes the four outputs: the attention in the queries'
+// layout, the weights, logits and dropout multiplier (nil without dropout
+// output) [B, KVH, G, Tq, Tv], all from c's pool.
 func dpa2Forward(c *Ctx, name string, q, v, k *ndarray.Array, g dpa2Geom, qm, vm []float64, a *Args) (out, w, l, dm *ndarray.Array, err error) {
 	wrap := func(err error) error { return fmt.Errorf("%s: %w", name, err) }
-	var q5, k5, v5 *ndarray.Array
-	for _, p := range []struct {
-		dst    **ndarray.Array
-		x      *ndarray.Array
-		groups int
-	}{{&q5, q, g.grp}, {&k5, k, 1}, {&v5, v, 1}} {
-		if *p.dst, err = dpa2To5(c, p.x, p.groups); err != nil {
-			return nil, nil, nil, nil, wrap(err)
-		}
-		defer c.Release(*p.dst)
+	q5, k5, v5, err := dpa2Operands(q, k, v, g)
+	if err != nil {
+		return nil, nil, nil, nil, wrap(err)
 	}
+	heads := allHeads(g.h)
 	dt := q.DType()
 	l = c.Alloc(dt, g.s5(g.tq, g.tv))
-	if err := ndarray.MatMulInto(l, q5, k5, false, true); err != nil {
+	if err := dpa2Gemm(c.Stop(), g, heads, g.tq, g.tv, g.d, q5, false, k5, true, 0, dpa2Scores(l, g)); err != nil {
 		return nil, nil, nil, nil, wrap(err)
 	}
 	if s := dpa2Scale(a, g.d); s != 1 {
@@ -402,13 +436,13 @@ func dpa2Forward(c *Ctx, name string, q, v, k *ndarray.Array, g dpa2Geom, qm, vm
 			}
 		}
 	}
-	out = c.Alloc(dt, g.s5(g.tq, g.dv))
-	if err := ndarray.MatMulInto(out, w, v5, false, false); err != nil {
+	out = c.Alloc(dt, g.outShape())
+	if err := dpa2Gemm(c.Stop(), g, heads, g.tq, g.dv, g.tv, dpa2Scores(w, g), false, v5, false, 0, dpa2Operand(out, 1)); err != nil {
 		return nil, nil, nil, nil, wrap(err)
 	}
 	if qm != nil {
-		byFloatDo(dt, func() { dpa2QueryMask(ndarray.Raw[float32](out)[out.Offset():], g, g.dv, qm) },
-			func() { dpa2QueryMask(ndarray.Raw[float64](out)[out.Offset():], g, g.dv, qm) })
+		byFloatDo(dt, func() { dpa2QueryMask(ndarray.Raw[float32](out)[out.Offset():], g, g.h*g.dv, qm) },
+			func() { dpa2QueryMask(ndarray.Raw[float64](out)[out.Offset():], g, g.h*g.dv, qm) })
 	}
 	return out, w, l, dm, nil
 }
@@ -452,17 +486,9 @@ var dpaV2Op = Register(&Def{
 		if err != nil {
 			return nil, err
 		}
-		out5, w, l, dm, err := dpa2Forward(c, name, q, v, k, g, qmv, vmv, a)
+		out, w, l, dm, err := dpa2Forward(c, name, q, v, k, g, qmv, vmv, a)
 		if err != nil {
 			return nil, err
-		}
-		out := out5
-		if g.rank == 4 {
-			out, err = dpa2From5(c, out5, g.outShape())
-			c.Release(out5)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
 		}
 		outs := []*ndarray.Array{out, w, l}
 		if dm != nil {
@@ -627,71 +653,56 @@ var dpaV2BpOp = Register(&Def{
 				return nil, wrap(err)
 			}
 		}
-		// E = the attention's gradient times the query mask, five-axis.
-		e6, err := dpa2To5(c, in[6], g.grp)
+		// E = the attention's gradient times the query mask.
+		e, err := ndarray.Contiguous(in[6])
+		if err == nil && qm != nil {
+			e = c.Alloc(dt, in[6].Shape())
+			defer c.Release(e)
+			if err = ndarray.CopyInto(e, in[6]); err == nil {
+				byFloatDo(dt, func() { dpa2QueryMask(ndarray.Raw[float32](e)[e.Offset():], g, g.h*g.dv, qm) },
+					func() { dpa2QueryMask(ndarray.Raw[float64](e)[e.Offset():], g, g.h*g.dv, qm) })
+			}
+		}
 		if err != nil {
 			return nil, wrap(err)
 		}
-		e := c.Alloc(dt, g.s5(g.tq, g.dv))
-		defer c.Release(e)
-		err = ndarray.CopyInto(e, e6)
-		c.Release(e6)
+		em := dpa2Operand(e, 1)
+		q5, k5, v5, err := dpa2Operands(q, k, v, g)
 		if err != nil {
 			return nil, wrap(err)
 		}
-		if qm != nil {
-			byFloatDo(dt, func() { dpa2QueryMask(ndarray.Raw[float32](e)[e.Offset():], g, g.dv, qm) },
-				func() { dpa2QueryMask(ndarray.Raw[float64](e)[e.Offset():], g, g.dv, qm) })
-		}
-		var q5, k5, v5 *ndarray.Array
-		for _, p := range []struct {
-			dst    **ndarray.Array
-			x      *ndarray.Array
-			groups int
-		}{{&q5, q, g.grp}, {&k5, k, 1}, {&v5, v, 1}} {
-			if *p.dst, err = dpa2To5(c, p.x, p.groups); err != nil {
-				return nil, wrap(err)
-			}
-			defer c.Release(*p.dst)
-		}
-		// groupSum sums a five-axis [B, KVH, G, T, f] gradient over the
-		// groups into an array of shape (keys' or values' layout).
-		groupSum := func(full *ndarray.Array, shape []int) (*ndarray.Array, error) {
-			fs := full.Shape()
-			red := c.Alloc(dt, []int{fs[0], fs[1], 1, fs[3], fs[4]})
-			defer c.Release(red)
-			if err := ndarray.ReduceInto(ndarray.Sum, red, full, []int{2}); err != nil {
-				return nil, err
-			}
-			return dpa2From5(c, red, shape)
-		}
+		heads := allHeads(g.h)
 		outs := make([]*ndarray.Array, 3)
-		// product sets output i (when needed) to x·y (transposed as said),
-		// of the five-axis shape s5, brought to the input's layout by to.
-		product := func(i int, s5 []int, x, y *ndarray.Array, tx, ty bool, to func(*ndarray.Array) (*ndarray.Array, error)) error {
+		// product sets output i (when needed) to the products of x and y
+		// (transposed as said) in the layout of the input like, summed over
+		// the query heads of each key/value head for keys and values.
+		product := func(i int, like *ndarray.Array, m, n, k int, x dpa2Mat, tx bool, y dpa2Mat, ty bool) error {
 			if !c.Needed(i) {
 				return nil
 			}
-			p := c.Alloc(dt, s5)
-			defer c.Release(p)
-			if err := ndarray.MatMulInto(p, x, y, tx, ty); err != nil {
-				return wrap(err)
-			}
+			out := c.Alloc(dt, like.Shape())
 			var err error
-			if outs[i], err = to(p); err != nil {
+			if i == 0 {
+				err = dpa2Gemm(c.Stop(), g, heads, m, n, k, x, tx, y, ty, 0, dpa2Operand(out, 1))
+			} else {
+				err = dpa2GemmKV(c.Stop(), g, m, n, k, x, tx, y, ty, dpa2Operand(out, g.grp))
+			}
+			if err != nil {
+				c.Release(out)
 				return wrap(err)
 			}
+			outs[i] = out
 			return nil
 		}
-		// dV = Wdᵀ·E, summed over the query heads of each key/value head.
-		if err := product(1, g.s5(g.tv, g.dv), wd, e, true, false, func(p *ndarray.Array) (*ndarray.Array, error) { return groupSum(p, v.Shape()) }); err != nil {
+		// dV = Wdᵀ·E.
+		if err := product(1, v, g.tv, g.dv, g.tq, dpa2Scores(wd, g), true, em, false); err != nil {
 			return nil, err
 		}
 		// dWd = E·Vᵀ (+ the weights' gradient); dWpre = dWd·multiplier;
 		// dLogits = softmax'(dWpre) (+ the logits' gradient); dS = scale·dLogits.
 		dw := c.Alloc(dt, s5)
 		defer c.Release(dw)
-		if err := ndarray.MatMulInto(dw, e, v5, false, true); err != nil {
+		if err := dpa2Gemm(c.Stop(), g, heads, g.tq, g.tv, g.dv, em, false, v5, true, 0, dpa2Scores(dw, g)); err != nil {
 			return nil, wrap(err)
 		}
 		for _, x := range []*ndarray.Array{gw, dm} {
@@ -729,11 +740,11 @@ var dpaV2BpOp = Register(&Def{
 				return nil, wrap(err)
 			}
 		}
-		// logits = scale·Q·Kᵀ: dQ = dS·K, dK = dSᵀ·Q summed over the groups.
-		if err := product(0, g.s5(g.tq, g.d), ds, k5, false, false, func(p *ndarray.Array) (*ndarray.Array, error) { return dpa2From5(c, p, q.Shape()) }); err != nil {
+		// logits = scale·Q·Kᵀ: dQ = dS·K, dK = dSᵀ·Q.
+		if err := product(0, q, g.tq, g.d, g.tv, dpa2Scores(ds, g), false, k5, false); err != nil {
 			return nil, err
 		}
-		if err := product(2, g.s5(g.tv, g.d), ds, q5, true, false, func(p *ndarray.Array) (*ndarray.Array, error) { return groupSum(p, k.Shape()) }); err != nil {
+		if err := product(2, k, g.tv, g.d, g.tq, dpa2Scores(ds, g), true, q5, false); err != nil {
 			return nil, err
 		}
 		return outs, nil

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
 )
 
@@ -450,12 +451,110 @@ func lnStandardize(c *Ctx, name string, in []*ndarray.Array, a *Args) (lnLayout,
 // rsqrtOrZero is 1/√x, 0 for x = 0 (there x - mean is 0 too).
 func rsqrtOrZero[T float32 | float64](d, x []T) {
 	for i, v := range x {
-		if v == 0 {
-			d[i] = 0
-		} else {
-			d[i] = T(1 / math.Sqrt(float64(v)))
+		d[i] = rsqrt0(v)
+	}
+}
+
+func rsqrt0[T float32 | float64](v T) T {
+	if v == 0 {
+		return 0
+	}
+	return T(1 / math.Sqrt(float64(v)))
+}
+
+// lnRowsLayout reports whether layer_norm's inputs take the row path (lnRows): a packed x normalised over its last axis alone,
+// which the gain runs along too, as in a transformer. Inputs that fail
+// the checks take the general path, which reports them.
+func lnRowsLayout(name string, in []*ndarray.Array, a *Args) bool {
+	infos := make([]Info, len(in))
+	for i, v := range in {
+		infos[i] = infoOfArray(v)
+	}
+	if lnCheck(name, infos, a) != nil {
+		return false
+	}
+	x := in[0]
+	l, err := lnArgs(name, x.Shape(), a)
+	r := x.Rank()
+	return err == nil && r > 0 && x.Size() > 0 && x.IsPacked() && slices.Equal(l.axes, []int{r - 1}) && l.dimC == r-1
+}
+
+// lnRows computes layer_norm (g nil) or layer_norm_bp (g the output's
+// gradient) one row of the last axis at a time, each row staying in the
+// caches through all its passes instead of each pass running over the
+// whole array. Its sums are the kernels' vector sums in the element type,
+// over rows of one layer's width. outs are out, or dx, dgain and, with a
+// bias, dbias (nil where not needed).
+func lnRows[T float32 | float64](in []*ndarray.Array, g *ndarray.Array, outs []*ndarray.Array) error {
+	tab := kernels.For[T]()
+	vals := make([][]T, len(in)+1)
+	for i, a := range append(slices.Clip(in), g) {
+		if a == nil {
+			continue
+		}
+		var err error
+		if vals[i], err = packedValues[T](a); err != nil {
+			return err
 		}
 	}
+	x, gain := vals[0], vals[1]
+	w := len(gain)
+	n := T(w)
+	raw := func(a *ndarray.Array) []T {
+		if a == nil {
+			return nil
+		}
+		return ndarray.Raw[T](a)[a.Offset():][:a.Size()]
+	}
+	dst := raw(outs[0])
+	// standardize writes z = (x - mean)/σ of row x into z and returns 1/σ
+	// (0, with z zero, where σ is 0), as lnStandardize computes them.
+	standardize := func(z, x []T) T {
+		tab.SubScalar(z, x, tab.Sum(x)/n)
+		rs := rsqrt0(tab.Dot(z, z) / n)
+		tab.Scale(z, z, rs)
+		return rs
+	}
+	if g == nil {
+		var bias []T
+		if len(in) > 2 {
+			bias = vals[2]
+		}
+		for r := 0; r < len(x); r += w {
+			o := dst[r : r+w]
+			standardize(o, x[r:r+w])
+			tab.Mul(o, o, gain)
+			if bias != nil {
+				tab.Add(o, o, bias)
+			}
+		}
+		return nil
+	}
+	gv := vals[len(in)]
+	dgain, dbias := raw(outs[1]), []T(nil)
+	if len(outs) > 2 {
+		dbias = raw(outs[2])
+	}
+	clear(dgain)
+	clear(dbias)
+	z := make([]T, w)
+	for r := 0; r < len(x); r += w {
+		rs := standardize(z, x[r:r+w])
+		gr, dz := gv[r:r+w], dst[r:r+w]
+		// dz = g·gain; dx = (dz - z·mean(dz·z) - mean(dz))/σ.
+		tab.Mul(dz, gr, gain)
+		m1, m2 := tab.Sum(dz)/n, tab.Dot(dz, z)/n
+		tab.Axpy(dz, -m2, z)
+		tab.SubScalar(dz, dz, m1)
+		tab.Scale(dz, dz, rs)
+		if dgain != nil {
+			tab.FMA(dgain, gr, z, dgain)
+		}
+		if dbias != nil {
+			tab.Add(dbias, dbias, gr)
+		}
+	}
+	return nil
 }
 
 // layerNormOp is libnd4j's layer_norm: inputs x, gain, [bias]; int args
@@ -470,6 +569,15 @@ var layerNormOp = Register(&Def{
 		return infos(same(in[0])), lnCheck("layer_norm", in, a)
 	},
 	Run: func(c *Ctx, in []*ndarray.Array, a *Args) ([]*ndarray.Array, error) {
+		if lnRowsLayout("layer_norm", in, a) {
+			out := []*ndarray.Array{c.Alloc(in[0].DType(), in[0].Shape())}
+			var err error
+			byFloatDo(in[0].DType(), func() { err = lnRows[float32](in, nil, out) }, func() { err = lnRows[float64](in, nil, out) })
+			if err != nil {
+				return nil, fmt.Errorf("layer_norm: %w", err)
+			}
+			return out, nil
+		}
 		l, z, _, err := lnStandardize(c, "layer_norm", in, a)
 		if err != nil {
 			return nil, err
@@ -509,6 +617,18 @@ var layerNormBpOp = Register(&Def{
 		x := fw[0]
 		if g.DType() != x.DType() || !ndarray.SameShape(g.Shape(), x.Shape()) {
 			return nil, fmt.Errorf("layer_norm_bp: the gradient is %v%v, x %v%v; they must match", g.DType(), g.Shape(), x.DType(), x.Shape())
+		}
+		if lnRowsLayout("layer_norm_bp", fw, a) {
+			var err error
+			outs := make([]*ndarray.Array, len(fw))
+			for i, v := range fw {
+				outs[i] = c.Alloc(x.DType(), v.Shape())
+			}
+			byFloatDo(x.DType(), func() { err = lnRows[float32](fw, g, outs) }, func() { err = lnRows[float64](fw, g, outs) })
+			if err != nil {
+				return nil, fmt.Errorf("layer_norm_bp: %w", err)
+			}
+			return outs, nil
 		}
 		l, z, rs, err := lnStandardize(c, "layer_norm_bp", fw, a)
 		if err != nil {

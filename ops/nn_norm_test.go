@@ -1,6 +1,8 @@
 package ops_test
 
 import (
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -65,5 +67,53 @@ func TestTopKLargeInt64(t *testing.T) {
 	}
 	if got := out[1].Int64s(); got[0] != 2 || got[1] != 3 {
 		t.Errorf("top 2 indices of 2^60 + [0 1 3 2]: %v, want [2 3]", got)
+	}
+}
+
+// layer_norm over the last axis of a packed x runs row by row (lnRows);
+// any other layout takes the general path. The two agree, forward and
+// backward, in both float types, with a bias and without.
+func TestLayerNormRowPath(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	fwd, _ := ops.Lookup("layer_norm")
+	bp, _ := ops.Lookup("layer_norm_bp")
+	a := &ops.Args{I: []int64{1}}
+	for _, dt := range []ndarray.DType{ndarray.Float32, ndarray.Float64} {
+		tol := 1e-12
+		if dt == ndarray.Float32 {
+			tol = 2e-5
+		}
+		rnd := func(s ...int) *ndarray.Array {
+			return ndarray.Must(ndarray.Cast(ndarray.Must(ndarray.RandNormal(r, ndarray.Float64, 0.5, 2, s...)), dt))
+		}
+		wide, gain, bias, g := rnd(6, 10), rnd(8), rnd(8), rnd(6, 8)
+		view := ndarray.Must(ndarray.NewView(wide.Buffer(), ndarray.Layout{Shape: []int{6, 8}, Strides: []int{10, 1}, Offset: 1}))
+		if view.IsPacked() {
+			t.Fatal("the slice is packed: it would not take the general path")
+		}
+		packed := ndarray.Must(ndarray.Copy(view))
+		for _, in := range [][]*ndarray.Array{{gain, bias}, {gain}} {
+			for _, op := range []struct {
+				d     *ops.Def
+				extra []*ndarray.Array
+			}{{fwd, nil}, {bp, []*ndarray.Array{g}}} {
+				run := func(x *ndarray.Array) []*ndarray.Array {
+					out, err := op.d.Run(nil, append(append([]*ndarray.Array{x}, in...), op.extra...), a)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return out
+				}
+				rows, general := run(packed), run(view)
+				for i := range general {
+					got, want := rows[i].Float64s(), general[i].Float64s()
+					for j := range want {
+						if math.Abs(got[j]-want[j]) > tol*(1+math.Abs(want[j])) {
+							t.Fatalf("%s %v, %d params, output %d[%d]: %v on the row path, %v on the general one", op.d.Name, dt, len(in), i, j, got[j], want[j])
+						}
+					}
+				}
+			}
+		}
 	}
 }

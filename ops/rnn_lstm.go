@@ -3,6 +3,8 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sync/atomic"
 
 	"github.com/sdgo/sdgo/kernels"
 	"github.com/sdgo/sdgo/ndarray"
@@ -429,6 +431,18 @@ func lstmApply[T float32 | float64](act lstmAct, dst, z []T) error {
 // lstmDeriv writes act'(z) into dst, given z and a = act(z) (dst is
 // neither).
 func lstmDeriv[T float32 | float64](act lstmAct, dst, z, a []T) error {
+	// The default gates' and cells' derivatives on the vector kernels:
+	// the same products and differences as the loop below, rounded alike.
+	switch tab := kernels.For[T](); act.id {
+	case 0: // 1 - a²
+		tab.Mul(dst, a, a)
+		tab.ScalarSub(dst, 1, dst)
+		return nil
+	case 2: // a·(1 - a)
+		tab.ScalarSub(dst, 1, a)
+		tab.Mul(dst, a, dst)
+		return nil
+	}
 	al, be := T(act.alpha), T(act.beta)
 	for i, v := range z {
 		var g T
@@ -489,13 +503,22 @@ type lstmDir[T float32 | float64] struct {
 	nIn, nOut, gts int
 }
 
+// lstmValues are a's elements in C order, for reading only: its own
+// buffer when packed (the inputs' megabytes are not copied at every call).
+func lstmValues[T float32 | float64](a *ndarray.Array) []T {
+	if a.IsPacked() {
+		return ndarray.Raw[T](a)[a.Offset():][:a.Size()]
+	}
+	return ndarray.Values[T](a)
+}
+
 func lstmDirOf[T float32 | float64](o lstmLayerOpts, in []*ndarray.Array, d lstmDims, dir int) *lstmDir[T] {
 	g4 := 4 * d.nOut
 	part := func(i, size int) []T {
 		if i < 0 {
 			return nil
 		}
-		return ndarray.Values[T](in[i])[dir*size : (dir+1)*size]
+		return lstmValues[T](in[i])[dir*size : (dir+1)*size]
 	}
 	p := &lstmDir[T]{dir: dir, nIn: d.nIn, nOut: d.nOut, gts: g4}
 	p.wxs, p.wrs = part(1, d.nIn*g4), part(2, d.nOut*g4)
@@ -518,12 +541,128 @@ type lstmTrace[T float32 | float64] struct {
 }
 
 func (tr *lstmTrace[T]) release(ctx *Ctx) {
-	for _, a := range []*ndarray.Array{tr.xs, tr.za, tr.aa, tr.ha, tr.ca, tr.aca} {
-		if a != nil {
-			ctx.Release(a)
-		}
+	for _, a := range tr.arrays() {
+		ctx.Release(a)
 	}
 }
+
+// reclaim gives back a trace an earlier call kept (lstmKeep).
+func (tr *lstmTrace[T]) reclaim(ctx *Ctx) {
+	for _, a := range tr.arrays() {
+		ctx.Reclaim(a)
+	}
+}
+
+func (tr *lstmTrace[T]) arrays() []*ndarray.Array {
+	return []*ndarray.Array{tr.xs, tr.za, tr.aa, tr.ha, tr.ca, tr.aca}
+}
+
+// lstmLayer_bp needs the forward pass's trace, which lstmLayer has just
+// computed in the same run: lstmLayer keeps it in the run's State and
+// lstmLayer_bp takes it instead of running the forward pass again (a
+// third of a training step's work). The key is the inputs (the same
+// arrays: values do not change within a run, and these stay alive until
+// lstmLayer_bp, which reads them all), the direction and the arguments;
+// without a match, lstmLayer_bp recomputes the trace, with the same
+// result.
+type lstmTraceKey struct {
+	in  [8]*ndarray.Array
+	dir int
+	o   lstmLayerOpts
+}
+
+func lstmKeyOf(o lstmLayerOpts, in []*ndarray.Array, dir int) lstmTraceKey {
+	k := lstmTraceKey{dir: dir, o: o}
+	copy(k.in[:], in[:o.nIn])
+	return k
+}
+
+// lstmKept is the traces a run keeps, oldest first. Their number is
+// bounded: a layer run many times in a loop, or without its backprop op,
+// must not hold a trace per call until the run ends; the oldest goes back
+// to the pool, and its backprop op, if any, recomputes it.
+type lstmKept struct {
+	keys   []lstmTraceKey
+	traces []any // *lstmTrace[float32] or *lstmTrace[float64]
+}
+
+const lstmKeptMax = 8
+
+type lstmKeptKey struct{}
+
+func (k *lstmKept) heldBuffers() []*ndarray.Array {
+	var out []*ndarray.Array
+	for _, t := range k.traces {
+		out = append(out, keptArrays(t)...)
+	}
+	return out
+}
+
+func keptArrays(t any) []*ndarray.Array {
+	if t, ok := t.(*lstmTrace[float32]); ok {
+		return t.arrays()
+	}
+	return t.(*lstmTrace[float64]).arrays()
+}
+
+// take removes the entry at i and gives its trace.
+func (k *lstmKept) take(i int) any {
+	t := k.traces[i]
+	k.keys = append(k.keys[:i], k.keys[i+1:]...)
+	k.traces = append(k.traces[:i], k.traces[i+1:]...)
+	return t
+}
+
+func lstmKeptOf(ctx *Ctx) *lstmKept {
+	st := ctx.State()
+	k, _ := st[lstmKeptKey{}].(*lstmKept)
+	if k == nil {
+		k = &lstmKept{}
+		st[lstmKeptKey{}] = k
+	}
+	return k
+}
+
+// lstmKeep keeps tr for lstmLayer_bp under key, or releases it when the
+// context cannot keep it (no executor) or holds one already for key.
+func lstmKeep[T float32 | float64](ctx *Ctx, key lstmTraceKey, tr *lstmTrace[T]) {
+	if !ctx.keepsState() {
+		tr.release(ctx)
+		return
+	}
+	k := lstmKeptOf(ctx)
+	if slices.Contains(k.keys, key) {
+		tr.release(ctx) // the same inputs give the same trace
+		return
+	}
+	if len(k.keys) == lstmKeptMax {
+		for _, a := range keptArrays(k.take(0)) {
+			ctx.Reclaim(a)
+		}
+	}
+	k.keys = append(k.keys, key)
+	k.traces = append(k.traces, tr)
+}
+
+// lstmTaken returns the trace lstmLayer kept under key, removed from the
+// State, or nil.
+func lstmTaken[T float32 | float64](ctx *Ctx, key lstmTraceKey) *lstmTrace[T] {
+	if !ctx.keepsState() {
+		return nil
+	}
+	k := lstmKeptOf(ctx)
+	i := slices.Index(k.keys, key)
+	if i < 0 {
+		return nil
+	}
+	tr, _ := k.take(i).(*lstmTrace[T])
+	lstmKeptHits.Add(1)
+	return tr
+}
+
+// lstmKeptHits counts the traces lstmLayer_bp took, for the tests to see
+// that the executor's runs reach them.
+var lstmKeptHits atomic.Int64
 
 // lstmForward runs one direction over the sequence.
 func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x []T, d lstmDims, p *lstmDir[T], lim []int) (*lstmTrace[T], error) {
@@ -665,7 +804,7 @@ func lstmForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, x 
 // lstmLayerForward computes lstmLayer's requested outputs.
 func lstmLayerForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, in []*ndarray.Array, d lstmDims, lim []int) ([]*ndarray.Array, error) {
 	dt := in[0].DType()
-	x := ndarray.Values[T](in[0])
+	x := lstmValues[T](in[0])
 	n := d.bS * d.nOut
 	var h, hL, cL *ndarray.Array
 	var hs, hLs, cLs []T
@@ -719,7 +858,7 @@ func lstmLayerForward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpt
 				}
 			}
 		}
-		tr.release(ctx)
+		lstmKeep(ctx, lstmKeyOf(o, in, dir), tr)
 	}
 	var out []*ndarray.Array
 	for _, a := range []*ndarray.Array{h, hL, cL} {
@@ -779,7 +918,7 @@ func lstmLayerArrays(name string, in []*ndarray.Array, a *Args, bp bool) (lstmLa
 // Java's LSTMLayer writes outAct as int arg 3 and cellAct as 4; sdgo reads
 // them as libnd4j does (cellAct 3, outAct 4).
 var lstmLayerOp = Register(&Def{
-	Name: "lstmLayer", Type: Custom, MinIn: 3, MaxIn: 8,
+	Name: "lstmLayer", Type: Custom, MinIn: 3, MaxIn: 8, Flags: Stateful,
 	Doc: "an LSTM over a whole sequence in libnd4j's layout: x, Wx, Wr and optional b, seqLen, hI, cI, Wp; outputs h, hL, cL as requested",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
 		o, d, err := lstmLayerInfo("lstmLayer", in, a, false)
@@ -1001,7 +1140,7 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 // lstmLayerBackward computes lstmLayer_bp's outputs.
 func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, in []*ndarray.Array, d lstmDims, lim []int) ([]*ndarray.Array, error) {
 	dt := in[0].DType()
-	x := ndarray.Values[T](in[0])
+	x := lstmValues[T](in[0])
 	n := d.bS * d.nOut
 	// The output gradients, a rank-0 one standing for every element.
 	grads := make([][]T, 3)
@@ -1027,7 +1166,7 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 				grads[i][j] = v
 			}
 		case ndarray.SameShape(g.Shape(), shapes[i]):
-			grads[i] = ndarray.Values[T](g)
+			grads[i] = lstmValues[T](g)
 		default:
 			return nil, fmt.Errorf("%s: the gradient of %s has shape %v; want %v", name, [...]string{"h", "hL", "cL"}[i], g.Shape(), shapes[i])
 		}
@@ -1066,9 +1205,13 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 	g4 := 4 * d.nOut
 	for dir := 0; dir < o.dirs; dir++ {
 		p := lstmDirOf[T](o, in, d, dir)
-		tr, err := lstmForward(ctx, name, o, x, d, p, lim)
-		if err != nil {
-			return nil, err
+		tr, release := lstmTaken[T](ctx, lstmKeyOf(o, in, dir)), (*lstmTrace[T]).reclaim
+		if tr == nil {
+			var err error
+			if tr, err = lstmForward(ctx, name, o, x, d, p, lim); err != nil {
+				return nil, err
+			}
+			release = (*lstmTrace[T]).release
 		}
 		clear(dh)
 		if g := grads[0]; g != nil {
@@ -1091,10 +1234,10 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 		if grads[2] != nil {
 			dcL = grads[2][dir*n : (dir+1)*n]
 		}
-		err = lstmBackward(ctx, name, o, d, p, tr, lim, dh, dhL, dcL, raw[0],
+		err := lstmBackward(ctx, name, o, d, p, tr, lim, dh, dhL, dcL, raw[0],
 			part(1, d.nIn*g4, dir), part(2, d.nOut*g4, dir), part(o.b, g4, dir), part(o.wp, 3*d.nOut, dir),
 			part(o.hI, n, dir), part(o.cI, n, dir))
-		tr.release(ctx)
+		release(tr, ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -1108,7 +1251,7 @@ func lstmLayerBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOp
 // stands for every element). Outputs the gradients of every input in
 // their order (seqLen's is zeros).
 var lstmLayerBpOp = Register(&Def{
-	Name: "lstmLayer_bp", Type: Custom, MinIn: 4, MaxIn: 11,
+	Name: "lstmLayer_bp", Type: Custom, MinIn: 4, MaxIn: 11, Flags: Stateful,
 	Doc: "gradient of lstmLayer for its inputs and the gradients of its requested outputs",
 	Infer: func(in []Info, a *Args) ([]Info, error) {
 		o, d, err := lstmLayerInfo("lstmLayer_bp", in, a, true)
