@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/sdgo/sdgo/ndarray"
@@ -42,5 +43,30 @@ func TestTorchConvPeers(t *testing.T) {
 			t.Errorf("%s: round: %v, %v", c.model, d, err)
 		}
 		p.close()
+	}
+}
+
+// BenchmarkConvStep runs the conv models' sdgo steps alone, on one core,
+// for profiling (`go test ./bench -run XXX -bench ConvStep -cpuprofile
+// cpu.out`); the comparison with the peers is `go run ./bench -models
+// conv3x3,lenet`.
+func BenchmarkConvStep(b *testing.B) {
+	for _, model := range []string{"conv3x3", "lenet"} {
+		b.Run(model, func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			build := conv3x3Model
+			if model == "lenet" {
+				build = lenetModel
+			}
+			m, err := build()
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := m.step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
