@@ -409,6 +409,16 @@ func broadcastGrad(c *Ctx, x, gk *ndarray.Array) (*ndarray.Array, error) {
 	if err != nil {
 		return nil, err
 	}
+	if gk.Size() == 1 { // a full reduction, a loss: one value everywhere
+		switch gk.DType() {
+		case ndarray.Float32:
+			fillT(flat[float32](out), ndarray.Raw[float32](gk)[gk.Offset()])
+			return out, nil
+		case ndarray.Float64:
+			fillT(flat[float64](out), ndarray.Raw[float64](gk)[gk.Offset()])
+			return out, nil
+		}
+	}
 	return out, ndarray.CopyInto(out, gk)
 }
 

@@ -46,3 +46,17 @@ func TestConv2DWideRowsWeightsOnly(t *testing.T) {
 		}
 	}
 }
+
+// fillT sets every cell, at lengths around its doubling copies' steps, and
+// nothing past the slice.
+func TestFillT(t *testing.T) {
+	for _, n := range []int{0, 1, 63, 64, 65, 127, 128, 129, 1000, 4099} {
+		s := make([]float32, n+3)
+		fillT(s[:n], 2.5)
+		for i, v := range s {
+			if want := float32(2.5); (i < n && v != want) || (i >= n && v != 0) {
+				t.Fatalf("n=%d: cell %d is %v", n, i, v)
+			}
+		}
+	}
+}
