@@ -24,8 +24,9 @@ import (
 //     2x2 max pooling, conv 5x5 VALID to 16, relu, 2x2 max pooling, dense
 //     400-120-84-10 with relu, softmax cross-entropy, Adam 1e-3).
 //
-// Both run in PyTorch (torch_peer.py) from the same arrays; the first
-// loss must agree before anything is timed.
+// Both run in PyTorch (torch_peer.py) and gorgonia (conv_gorgonia.go)
+// from the same arrays; the first losses must agree before anything is
+// timed.
 const (
 	convB, convIC, convHW, convOC, convK = 32, 16, 32, 32, 3
 	lenetBatch                           = 64
@@ -187,16 +188,31 @@ func convTimes(model string, threads int, o options) (result, error) {
 	if tp != nil && !(math.Abs(loss-tp.firstLoss) <= m.tol*math.Max(1, math.Abs(tp.firstLoss))) {
 		return result{}, fmt.Errorf("%s: the first step's loss is %v in sdgo and %v in PyTorch, from the same arrays", model, loss, tp.firstLoss)
 	}
+	gc, err := newGorgoniaConv(model, m.arrays)
+	if err != nil {
+		return result{}, err
+	}
+	if err := gc.step(); err != nil {
+		return result{}, fmt.Errorf("gorgonia %s: %w", model, err)
+	}
+	if !(math.Abs(loss-gc.lastLoss) <= m.tol*math.Max(1, math.Abs(gc.lastLoss))) {
+		return result{}, fmt.Errorf("%s: the first step's loss is %v in sdgo and %v in gorgonia, from the same arrays", model, loss, gc.lastLoss)
+	}
 	step := func() error { _, err := m.step(); return err }
-	if err := warmUp(3, step); err != nil {
+	if err := warmUp(3, step, gc.step); err != nil {
 		return result{}, err
 	}
 	allocs, bytes, err := allocsPerStep(o.steps, step)
 	if err != nil {
 		return result{}, err
 	}
-	r := result{model: model, batch: batch, threads: threads, allocs: allocs, bytes: bytes}
-	runs := []func() (time.Duration, error){func() (time.Duration, error) { return median(1, o.steps, step) }}
+	r := result{model: model, batch: batch, threads: threads, allocs: allocs, bytes: bytes, peerName: "gorgonia"}
+	// gorgonia's convolutions are many times slower than sdgo's: a tenth
+	// of the steps in a round.
+	runs := []func() (time.Duration, error){
+		func() (time.Duration, error) { return median(1, o.steps, step) },
+		func() (time.Duration, error) { return median(1, max(o.steps/10, 1), gc.step) },
+	}
 	if tp != nil {
 		if _, err := tp.round(2); err != nil { // warm-up
 			return result{}, err
@@ -207,9 +223,9 @@ func convTimes(model string, threads int, o options) (result, error) {
 	if err != nil {
 		return result{}, err
 	}
-	r.sdgo = ts[0]
+	r.sdgo, r.peer = ts[0], ts[1]
 	if tp != nil {
-		r.torch = ts[1]
+		r.torch = ts[2]
 	}
 	return r, nil
 }

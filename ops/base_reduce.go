@@ -326,6 +326,14 @@ func reduceBpDef(name string, grad reduceBp) *Def {
 // reduceBpArgsDef is reduceBpDef for a gradient that also reads the op's
 // arguments (the variance's bias correction).
 func reduceBpArgsDef(name, doc string, grad func(x, gk *ndarray.Array, ax []int, a *Args) (*ndarray.Array, error)) *Def {
+	return reduceBpCtxDef(name, doc, func(_ *Ctx, x, gk *ndarray.Array, ax []int, a *Args) (*ndarray.Array, error) {
+		return grad(x, gk, ax, a)
+	})
+}
+
+// reduceBpCtxDef is reduceBpArgsDef for a gradient that allocates its
+// output from the run's context.
+func reduceBpCtxDef(name, doc string, grad func(c *Ctx, x, gk *ndarray.Array, ax []int, a *Args) (*ndarray.Array, error)) *Def {
 	return &Def{
 		Name: name, Type: Custom, MinIn: 2, MaxIn: 3, NonDiff: []int{2},
 		Doc: doc,
@@ -369,27 +377,50 @@ func reduceBpArgsDef(name, doc string, grad func(x, gk *ndarray.Array, ax []int,
 			if err != nil {
 				return nil, fmt.Errorf("%s: gradient of shape %v for a reduction of %v over %v: %w", name, g.Shape(), x.Shape(), ax, err)
 			}
-			return one(grad(x, gk, ax, a))
+			return one(grad(c, x, gk, ax, a))
 		},
 	}
 }
 
 var (
-	reduceSumBpOp = Register(reduceBpDef("reduce_sum_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		return ndarray.BroadcastTo(gk, x.Shape()...)
-	}))
-	reduceMeanBpOp = Register(reduceBpDef("reduce_mean_bp", func(x, gk *ndarray.Array, ax []int) (*ndarray.Array, error) {
-		n := groupSize(x, ax)
-		out, err := ndarray.BroadcastTo(gk, x.Shape()...)
-		if err != nil || n == 0 {
-			return out, err
-		}
-		return out, ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1/n)
-	}))
+	reduceSumBpOp = Register(reduceBpCtxDef("reduce_sum_bp", "gradient of reduce_sum for inputs x, gradO and optionally the axes",
+		func(c *Ctx, x, gk *ndarray.Array, _ []int, _ *Args) (*ndarray.Array, error) {
+			return broadcastGrad(c, x, gk)
+		}))
+	reduceMeanBpOp = Register(reduceBpCtxDef("reduce_mean_bp", "gradient of reduce_mean for inputs x, gradO and optionally the axes",
+		func(c *Ctx, x, gk *ndarray.Array, ax []int, _ *Args) (*ndarray.Array, error) {
+			n := groupSize(x, ax)
+			out, err := broadcastGrad(c, x, gk)
+			if err != nil || n == 0 {
+				return out, err
+			}
+			return out, ndarray.UnaryInto(ndarray.ScaleBy, out, out, 1/n)
+		}))
 	reduceMaxBpOp  = Register(reduceBpDef("reduce_max_bp", extremeGrad(ndarray.Max)))
 	reduceMinBpOp  = Register(reduceBpDef("reduce_min_bp", extremeGrad(ndarray.Min)))
 	reduceProdBpOp = Register(reduceBpDef("reduce_prod_bp", prodBp))
 )
+
+// broadcastGrad returns gk spread over x's shape in an array from the
+// run's pool: the gradient of a sum over a large input (a loss) would
+// otherwise take fresh pages, and fault them in, on every step.
+func broadcastGrad(c *Ctx, x, gk *ndarray.Array) (*ndarray.Array, error) {
+	out, err := c.TryAlloc(gk.DType(), x.Shape())
+	if err != nil {
+		return nil, err
+	}
+	if gk.Size() == 1 { // a full reduction, a loss: one value everywhere
+		switch gk.DType() {
+		case ndarray.Float32:
+			fillT(flat[float32](out), ndarray.Raw[float32](gk)[gk.Offset()])
+			return out, nil
+		case ndarray.Float64:
+			fillT(flat[float64](out), ndarray.Raw[float64](gk)[gk.Offset()])
+			return out, nil
+		}
+	}
+	return out, ndarray.CopyInto(out, gk)
+}
 
 // extremeGrad returns the gradient of the reduction op (max or min).
 func extremeGrad(op ndarray.ReduceOp) reduceBp {

@@ -503,12 +503,9 @@ func convBiasGrad[T kernels.Float](c *Ctx, g, db *ndarray.Array, P int, nhwc boo
 		}
 		return nil
 	}
+	sum := kernels.For[T]().Sum
 	for i := 0; i < len(gv); i += P {
-		var s T
-		for _, v := range gv[i : i+P] {
-			s += v
-		}
-		dbv[(i/P)%oC] += s
+		dbv[(i/P)%oC] += sum(gv[i : i+P])
 	}
 	return nil
 }
@@ -591,8 +588,14 @@ func fillT[T kernels.Float](s []T, v T) {
 		clear(s)
 		return
 	}
-	for i := range s {
+	// A long run is filled by doubling copies: copy's vector moves beat
+	// one store per cell.
+	n := min(len(s), 64)
+	for i := range s[:n] {
 		s[i] = v
+	}
+	for ; n < len(s); n *= 2 {
+		copy(s[n:], s[:n])
 	}
 }
 

@@ -66,6 +66,9 @@ func (p conv2dPlan) pointwise() bool {
 // conv2dFwdNCHW computes the NCHW forward pass: xv the input, wv the
 // weights as [oC, K], bv the bias or nil, ov the output.
 func conv2dFwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, wv, bv, ov []T) error {
+	if g, ok := p.wideFwdGeom(); ok && !p.pointwise() && g.worth() {
+		return conv2dFwdWide(c, p, g, dt, xv, wv, bv, ov)
+	}
 	d := p.d
 	iSz, oSz, kp := d.iH*d.iW*d.iC, p.P*d.oC, p.K*p.P
 	nw := convWorkers(d.bS, float64(d.oC)*float64(kp))
@@ -121,17 +124,7 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		defer c.Release(t)
 		dcols = v
 	}
-	// The tasks: with the weights gradient, task 0 sums it over the
-	// images in order, on one core; then one task per image's input
-	// gradient, which the other cores (and the first, when done) share.
-	first, tasks := 0, 0
-	if dwt != nil {
-		clear(dwt)
-		first, tasks = 1, 1
-	}
-	if dxv != nil {
-		tasks += d.bS
-	}
+	first, tasks := convBwdTasks(dwt, dxv != nil, d.bS)
 	ok := eachPart(nw, tasks, c.Stop(), func(w, j int) {
 		if j < first {
 			for i := 0; i < d.bS; i++ {
@@ -160,6 +153,22 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		return c.Err()
 	}
 	return nil
+}
+
+// convBwdTasks lays out the backward pass's tasks: with the weights
+// gradient (dwt, which it clears), task 0 sums it over the images in
+// order, on one core; then, with the input gradient, one task per image
+// (of bS), which the other cores (and the first, when done) share. first
+// is the first image's task.
+func convBwdTasks[T kernels.Float](dwt []T, dx bool, bS int) (first, tasks int) {
+	if dwt != nil {
+		clear(dwt)
+		first, tasks = 1, 1
+	}
+	if dx {
+		tasks += bS
+	}
+	return first, tasks
 }
 
 // wFromIHWO permutes dWᵀ, [iC, kH, kW, oC], into each weights format.
@@ -193,18 +202,27 @@ func conv2dBwdNCHWArrays[T kernels.Float](c *Ctx, p conv2dPlan, x, w, g, dx, dw 
 		defer c.Release(wt)
 		wv, dxv = v, flat[T](dx)
 	}
-	if err := conv2dBwdNCHW(c, p, g.DType(), xv, wv, gv, dxv, dwt); err != nil {
+	d := p.d
+	fg, wide := p.wideFwdGeom()
+	bg, _ := p.wideBwdGeom()
+	wide = wide && !p.pointwise() && (dw == nil || fg.worth()) && (dx == nil || bg.worth())
+	if wide {
+		err = conv2dBwdWide(c, p, fg, bg, g.DType(), xv, wv, gv, dxv, dwt)
+	} else {
+		err = conv2dBwdNCHW(c, p, g.DType(), xv, wv, gv, dxv, dwt)
+	}
+	if err != nil || dw == nil {
 		return err
 	}
-	if dw == nil {
-		return nil
+	shape, perm := []int{d.iC, d.kH, d.kW, d.oC}, wFromIHWO[p.cfg.wFormat]
+	if wide {
+		shape, perm = []int{d.kH, d.iC, d.kW, d.oC}, wFromHIWO[p.cfg.wFormat]
 	}
-	d := p.d
-	a, err := ndarray.Wrap(dwt, d.iC, d.kH, d.kW, d.oC)
+	a, err := ndarray.Wrap(dwt, shape...)
 	if err != nil {
 		return err
 	}
-	v, err := ndarray.Permute(a, wFromIHWO[p.cfg.wFormat]...)
+	v, err := ndarray.Permute(a, perm...)
 	if err != nil {
 		return err
 	}

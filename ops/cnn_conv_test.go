@@ -129,11 +129,7 @@ func TestConv2DMatchesScalarReference(t *testing.T) {
 		a := ops.Args{I: []int64{int64(kH), int64(kW), int64(s[0]), int64(s[1]), int64(p[0]), int64(p[1]),
 			int64(dl[0]), int64(dl[1]), int64(same), int64(nhwc), int64(wf)}}
 		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
-			tol := 1e-10
-			if dt == ndarray.Float32 {
-				tol = 1e-4
-			}
-			c := func(v *ndarray.Array) *ndarray.Array { return ndarray.Must(ndarray.Cast(v, dt)) }
+			tol, c := dtCase(dt)
 			got := convRun(t, "conv2d", a, c(x), c(w))
 			checkClose(t, "conv2d", a, got[0], out, tol)
 			grads := convRun(t, "conv2d_bp", a, c(x), c(w), c(g))
@@ -141,6 +137,16 @@ func TestConv2DMatchesScalarReference(t *testing.T) {
 			checkClose(t, "conv2d_bp dw", a, grads[1], dw, tol)
 		}
 	}
+}
+
+// dtCase is a conv test's tolerance for dt and the cast of its float64
+// arrays to dt.
+func dtCase(dt ndarray.DType) (float64, func(*ndarray.Array) *ndarray.Array) {
+	tol := 1e-10
+	if dt == ndarray.Float32 {
+		tol = 1e-4
+	}
+	return tol, func(v *ndarray.Array) *ndarray.Array { return ndarray.Must(ndarray.Cast(v, dt)) }
 }
 
 func checkClose(t *testing.T, what string, a ops.Args, got, want *ndarray.Array, tol float64) {

@@ -38,11 +38,7 @@ func TestConv2DNCHWCoresAndFastPaths(t *testing.T) {
 		a := ops.Args{I: []int64{int64(c.k), int64(c.k), 1, 1, int64(c.pad), int64(c.pad), int64(c.d), int64(c.d), int64(c.same), 0, 1}}
 		w := permuted(wl, hwioTo[1]...)
 		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
-			tol := 1e-10
-			if dt == ndarray.Float32 {
-				tol = 1e-4
-			}
-			cast := func(v *ndarray.Array) *ndarray.Array { return ndarray.Must(ndarray.Cast(v, dt)) }
+			tol, cast := dtCase(dt)
 			x, g := cast(permuted(xl, 0, 3, 1, 2)), cast(permuted(gl, 0, 3, 1, 2))
 			got := convRun(t, "conv2d", a, x, cast(w))
 			checkClose(t, c.name+" conv2d", a, got[0], nchw(out, gl.Shape()), tol)

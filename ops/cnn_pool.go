@@ -607,15 +607,17 @@ func poolPlanesForward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolMo
 	return nil
 }
 
-// The 2x2 max pooling loops find a window's maximum and its place without
-// a branch: by poolForward's rule (the first value, then each later one
-// greater than the maximum so far) the branches mispredict about half the
-// time on random data. The builtin max gives the maximum, and its place is
-// the first value with the same bits, found in integer arithmetic. The
-// builtin differs from the rule only when a NaN is in the window or the
-// maximum is a zero (whose sign the first one decides), and those windows,
-// the only ones where equal values can have other bits, take the rule
-// itself (max2x2Rule).
+// The 2x2 max pooling loops take a window's maximum with the builtin max,
+// which differs from poolForward's rule (the first value, then each later
+// one greater than the maximum so far; its branches mispredict about half
+// the time on random data) only when a NaN is in the window or the
+// maximum is a zero, whose sign the rule takes from the first zero; the
+// forward loop takes the rule itself (max2x2Rule) for those windows. The
+// backward loop needs the maximum's place, not its sign: the rule's
+// choice is the first value equal to the maximum as floats (of a +0 and
+// a -0, the first, as neither is greater), found without a branch, so
+// that only windows with a NaN take the rule; a branch on a zero maximum
+// mispredicts on the windows a relu zeroed.
 
 // max2x2Rule returns the maximum of a 2x2 window (a, b over c, d) by
 // poolForward's rule, and which of the four it is.
@@ -649,12 +651,10 @@ func poolPlanesBackward[T float32 | float64](g *poolGeom, c *poolCfg, mode poolM
 				for ow, gv := range grow {
 					i := ow * sW
 					a, b, c, d := r0[i], r0[i+1], r1[i], r1[i+1]
-					var k int
-					if m := max(a, b, c, d); m != m || m == 0 {
+					m := max(a, b, c, d)
+					k := notEqual(a, m) * (1 + notEqual(b, m)*(1+notEqual(c, m)))
+					if m != m {
 						_, k = max2x2Rule(a, b, c, d)
-					} else {
-						mb := math.Float64bits(float64(m))
-						k = bitsDiffer(a, mb) * (1 + bitsDiffer(b, mb)*(1+bitsDiffer(c, mb)))
 					}
 					dp[top+(k>>1)*iW+i+k&1] += gv
 				}
@@ -788,8 +788,10 @@ var maxPoolWithArgmaxOp = Register(&Def{
 	},
 })
 
-// bitsDiffer is 1 when v's bits as a float64 are not mb, else 0.
-func bitsDiffer[T float32 | float64](v T, mb uint64) int {
-	x := math.Float64bits(float64(v)) ^ mb
-	return int((x | -x) >> 63)
+// notEqual is 1 when v != m as floats (-0 equals +0), else 0.
+func notEqual[T float32 | float64](v, m T) int {
+	if v != m {
+		return 1
+	}
+	return 0
 }

@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -68,5 +69,43 @@ func TestPoolInferAndErrors(t *testing.T) {
 	g := ndarray.Must(ndarray.Zeros(ndarray.Float32, 1, 1, 3, 3))
 	if _, err := d.Run(nil, []*ndarray.Array{x, g}, &ops.Args{I: []int64{2, 2, 2, 2, 0, 0, 1, 1, 0}}); err == nil || !strings.Contains(err.Error(), "maxpool2d_bp: gradient") {
 		t.Errorf("maxpool2d_bp with a [1 1 3 3] gradient for a [1 1 2 2] output: %v", err)
+	}
+}
+
+// 2x2 max pooling picks each window's maximum by the rule (the first
+// value, then each later one greater): of zeros of both signs the first,
+// with its sign; a NaN only when it comes first, as no value is greater
+// than it and it is greater than none. The gradient goes to that cell.
+func TestMaxPool2x2ZerosAndNaNs(t *testing.T) {
+	nan, nz := math.NaN(), math.Copysign(0, -1)
+	// six windows side by side: top row cells a, b, bottom row c, d
+	wins := [][4]float64{{nz, 0, -1, -2}, {-1, 0, nz, -3}, {nan, 1, 2, 3}, {1, nan, 3, 2}, {2, 2, 1, 2}, {-5, -3, -3, -4}}
+	pick := []int{0, 1, 0, 2, 0, 1}
+	xv := make([]float64, 2*12)
+	for w, v := range wins {
+		xv[2*w], xv[2*w+1], xv[12+2*w], xv[12+2*w+1] = v[0], v[1], v[2], v[3]
+	}
+	gv := []float64{1, 2, 3, 4, 5, 6}
+	a := ops.Args{I: []int64{2, 2, 2, 2, 0, 0, 1, 1, 0, 0, 0}}
+	for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
+		x := ndarray.Must(ndarray.Cast(ndarray.Must(ndarray.FromSlice(xv, 1, 1, 2, 12)), dt))
+		g := ndarray.Must(ndarray.Cast(ndarray.Must(ndarray.FromSlice(gv, 1, 1, 1, 6)), dt))
+		out := convRun(t, "maxpool2d", a, x)[0].Float64s()
+		dx := convRun(t, "maxpool2d_bp", a, x, g)[0].Float64s()
+		for w, k := range pick {
+			want := wins[w][k]
+			if got := out[w]; !(got == want && math.Signbit(got) == math.Signbit(want) || math.IsNaN(got) && math.IsNaN(want)) {
+				t.Errorf("%v window %d %v: max %v, want %v", dt, w, wins[w], got, want)
+			}
+			for j := 0; j < 4; j++ {
+				want := 0.0
+				if j == k {
+					want = gv[w]
+				}
+				if got := dx[(j>>1)*12+2*w+j&1]; got != want {
+					t.Errorf("%v window %d %v: gradient of cell %d is %v, want %v", dt, w, wins[w], j, got, want)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,62 @@
+package ops_test
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/ops"
+)
+
+// NCHW convolutions with unit strides and enough channels run on wide
+// rows (cnn_conv_wide.go): random geometries (SAME with even kernels, so
+// the odd padding cell comes after; VALID with paddings up to and beyond
+// the kernel's span, so the input gradient's pass crops; dilations;
+// rectangular kernels and images), the three weight formats, with and
+// without a bias, float32 and float64, on two cores, against the scalar
+// reference.
+func TestConv2DWideRowsMatchReference(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	rng := rand.New(rand.NewPCG(21, 7))
+	for it := 0; it < 40; it++ {
+		kH, kW := 1+rng.IntN(5), 3+rng.IntN(3)
+		dl := [2]int{1 + rng.IntN(2), 1 + rng.IntN(2)}
+		p := [2]int{rng.IntN(4), rng.IntN(4)}
+		if it%5 == 0 {
+			p = [2]int{(kH-1)*dl[0] + 1, (kW-1)*dl[1] + 1}
+		}
+		same, wf := rng.IntN(2), rng.IntN(3)
+		bS, iC, oC := 1+rng.IntN(3), 6+rng.IntN(6), 6+rng.IntN(6)
+		iH, iW := (kH-1)*dl[0]+4+rng.IntN(12), (kW-1)*dl[1]+4+rng.IntN(12)
+		ref := newRefConv([]int{bS, iH, iW, iC}, []int{kH, kW, iC, oC}, [2]int{1, 1}, p, dl, same == 1)
+		xl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, bS, iH, iW, iC))
+		wl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, kH, kW, iC, oC))
+		gl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, bS, ref.oH, ref.oW, oC))
+		bias := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, oC))
+		want := ref.forward(xl.Float64s(), wl.Float64s())
+		wdx, wdw := ref.backward(xl.Float64s(), wl.Float64s(), gl.Float64s())
+		withBias := append([]float64(nil), want...)
+		for i := range withBias {
+			withBias[i] += bias.Float64s()[i%oC]
+		}
+		nchw := func(v []float64, shape []int) *ndarray.Array {
+			return permuted(ndarray.Must(ndarray.FromSlice(v, shape...)), 0, 3, 1, 2)
+		}
+		x, g := permuted(xl, 0, 3, 1, 2), permuted(gl, 0, 3, 1, 2)
+		w := permuted(wl, hwioTo[wf]...)
+		dw := permuted(ndarray.Must(ndarray.FromSlice(wdw, wl.Shape()...)), hwioTo[wf]...)
+		a := ops.Args{I: []int64{int64(kH), int64(kW), 1, 1, int64(p[0]), int64(p[1]),
+			int64(dl[0]), int64(dl[1]), int64(same), 0, int64(wf)}}
+		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
+			tol, c := dtCase(dt)
+			got := convRun(t, "conv2d", a, c(x), c(w))
+			checkClose(t, "wide conv2d", a, got[0], nchw(want, gl.Shape()), tol)
+			got = convRun(t, "conv2d", a, c(x), c(w), c(bias))
+			checkClose(t, "wide conv2d with bias", a, got[0], nchw(withBias, gl.Shape()), tol)
+			grads := convRun(t, "conv2d_bp", a, c(x), c(w), c(g))
+			checkClose(t, "wide conv2d_bp dx", a, grads[0], nchw(wdx, xl.Shape()), tol)
+			checkClose(t, "wide conv2d_bp dw", a, grads[1], dw, tol)
+		}
+	}
+}
