@@ -192,7 +192,7 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 		ctx = nil // never done: nothing to ask
 	}
 	sh := &nodeSharer{}
-	r, nodes, err := decodeShared(ctx, buf, sh)
+	r, lp, err := decodeShared(ctx, buf, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -203,20 +203,22 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 			g, err = nil, fmt.Errorf("serialize: %w", ops.Recovered("building the graph", p))
 		}
 	}()
-	return build(r, nodes, sh, &stopCheck{ctx: ctx})
+	return build(r, lp, sh, &stopCheck{ctx: ctx})
 }
 
 // loader holds the state of one build.
 type loader struct {
-	r  *rawGraph
-	g  *graph.Graph
-	fi *fileInfo
-	rp *Report
-	m  opMatcher
+	r *rawGraph
+	g *graph.Graph
+	// vars are the file's variables (r.Variables is nil).
+	vars *loadVars
+	fi   *fileInfo
+	rp   *Report
+	m    opMatcher
 
 	extras    map[string]*varExtra  // by the file's variable name, until build keys them by variable
-	varIdx    map[string]int        // variable name -> index in r.Variables
-	byPair    map[rawIntPair]int    // variable id -> index in r.Variables
+	varIdx    map[string]int        // variable name -> index in vars
+	byPair    map[rawIntPair]int    // variable id -> index in vars
 	producer  map[string]int        // op output name -> node index
 	byNodeOut map[rawIntPair]string // (node id, output index) -> output name
 	byNodeID  map[int32][]int       // node id -> its ARRAY variables (see arraysOf)
@@ -253,7 +255,7 @@ func (l *loader) keepNodes() {
 	l.outputs = make([]string, len(l.r.Outputs))
 	for k, p := range l.r.Outputs {
 		if vi, ok := l.byPair[p]; ok {
-			l.outputs[k] = l.r.Variables[vi].Name
+			l.outputs[k] = l.vars.v[vi].Name
 		} else if o, ok := l.byNodeOut[p]; ok {
 			l.outputs[k] = o
 		}
@@ -265,9 +267,10 @@ func (l *loader) warnf(format string, args ...any) {
 	l.rp.Warnings = append(l.rp.Warnings, fmt.Sprintf(format, args...))
 }
 
-// build builds the graph of a decoded file, whose nodes are either nodes
-// (decoded as loadNodes) or r.Nodes (decoded whole, for the passes below).
-func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*graph.Graph, error) {
+// build builds the graph of a decoded file, whose nodes and variables are
+// either in lp (decoded as loadNodes and loadVars) or in r (decoded
+// whole, for the passes below).
+func build(r *rawGraph, lp *loadParts, sh *nodeSharer, stop *stopCheck) (*graph.Graph, error) {
 	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}, stop: stop}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
 	foldViewWrites(r) // the writes through views a save for Java spelled out
@@ -275,17 +278,28 @@ func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*gra
 	if err != nil {
 		return nil, err
 	}
+	if lp == nil {
+		lp = &loadParts{}
+	}
 	if r.Nodes != nil {
-		nodes = make([]loadNode, len(r.Nodes))
+		lp.nodes = make([]loadNode, len(r.Nodes))
 		for i := range r.Nodes {
 			if err := stop.tick(); err != nil {
 				return nil, err
 			}
-			nodes[i] = sh.keep(&r.Nodes[i])
+			lp.nodes[i] = sh.keep(&r.Nodes[i])
 		}
 		r.Nodes = nil
 	}
-	l.lnodes = nodes
+	if r.Variables != nil {
+		lp.vars.v = make([]loadVar, 0, len(r.Variables))
+		for i := range r.Variables {
+			lp.vars.add(&r.Variables[i])
+		}
+		r.Variables = nil
+	}
+	l.lnodes, l.vars = lp.nodes, &lp.vars
+	lp.nodes = nil // keepNodes frees them
 	if err := l.indexVariables(); err != nil {
 		return nil, err
 	}
@@ -299,6 +313,10 @@ func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*gra
 	if err := l.wireBackEdges(); err != nil {
 		return nil, err
 	}
+	// The file's variables and the maps by name are not needed past
+	// here: they go before the map below is built.
+	l.vars, lp = nil, nil
+	l.varIdx, l.producer, l.inputs, l.outNames, l.added, l.nodes, l.names = nil, nil, nil, nil, nil, nil, nil
 	if err := l.finish(); err != nil {
 		return nil, err
 	}
@@ -321,10 +339,11 @@ func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*gra
 }
 
 func (l *loader) indexVariables() error {
-	l.varIdx = make(map[string]int, len(l.r.Variables))
-	l.byPair = make(map[rawIntPair]int, len(l.r.Variables))
-	for i := range l.r.Variables {
-		v := &l.r.Variables[i]
+	vars := l.vars.v
+	l.varIdx = make(map[string]int, len(vars))
+	l.byPair = make(map[rawIntPair]int, len(vars))
+	for i := range vars {
+		v := &vars[i]
 		if v.Name == "" {
 			return fmt.Errorf("serialize: variable %d has no name", i)
 		}
@@ -332,12 +351,12 @@ func (l *loader) indexVariables() error {
 			return fmt.Errorf("serialize: two variables are named %q", v.Name)
 		}
 		l.varIdx[v.Name] = i
-		if v.ID != nil {
-			if j, dup := l.byPair[*v.ID]; dup {
+		if v.hasID {
+			if j, dup := l.byPair[v.ID]; dup {
 				return fmt.Errorf("serialize: variables %q and %q have the same id (%d,%d)",
-					l.r.Variables[j].Name, v.Name, v.ID.First, v.ID.Second)
+					vars[j].Name, v.Name, v.ID.First, v.ID.Second)
 			}
-			l.byPair[*v.ID] = i
+			l.byPair[v.ID] = i
 		}
 	}
 	return nil
@@ -351,8 +370,8 @@ func (l *loader) indexNodes() error {
 	ids := make(map[int32]int, len(nodes))
 	l.outNames = make([][]string, len(nodes))
 	l.inputs = make([][]string, len(nodes))
-	l.producer = map[string]int{}
-	l.byNodeOut = map[rawIntPair]string{}
+	l.producer = make(map[string]int, len(nodes))
+	l.byNodeOut = make(map[rawIntPair]string, len(nodes))
 	byNodeOut := l.byNodeOut
 	for i := range nodes {
 		if err := l.stop.tick(); err != nil {
@@ -380,7 +399,7 @@ func (l *loader) indexNodes() error {
 				return fmt.Errorf("serialize: nodes %q and %q both produce %q", nodes[j].Name, n.Name, o)
 			}
 			if vi, ok := l.varIdx[o]; ok {
-				if t := l.r.Variables[vi].VarType; t != fb.VarTypeARRAY && t != fb.VarTypeSEQUENCE {
+				if t := l.vars.v[vi].VarType; t != fb.VarTypeARRAY && t != fb.VarTypeSEQUENCE {
 					return fmt.Errorf("serialize: node %q produces %q, which the file declares a %v", n.Name, o, t)
 				}
 			}
@@ -402,7 +421,7 @@ func (l *loader) indexNodes() error {
 		for k, p := range pairs {
 			name := ""
 			if vi, ok := l.byPair[p]; ok {
-				name = l.r.Variables[vi].Name
+				name = l.vars.v[vi].Name
 				if o, ok := byNodeOut[p]; ok && o != name {
 					// Taking either name would wire a graph the file
 					// does not describe (often a false cycle).
@@ -417,7 +436,7 @@ func (l *loader) indexNodes() error {
 			}
 			if _, ok := l.producer[name]; !ok {
 				vi, ok := l.varIdx[name]
-				if !ok || l.r.Variables[vi].VarType == fb.VarTypeARRAY {
+				if !ok || l.vars.v[vi].VarType == fb.VarTypeARRAY {
 					return fmt.Errorf("serialize: node %q: input %d is %q, an op output that no node produces",
 						n.Name, k, name)
 				}
@@ -449,11 +468,11 @@ func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 	if len(n.Output) > 0 {
 		out := make([]string, len(n.Output))
 		for k, vi := range n.Output {
-			if vi < 0 || int(vi) >= len(l.r.Variables) {
+			if vi < 0 || int(vi) >= len(l.vars.v) {
 				return nil, fmt.Errorf("serialize: node %q: output %d is variable %d, outside the %d variables",
-					n.Name, k, vi, len(l.r.Variables))
+					n.Name, k, vi, len(l.vars.v))
 			}
-			out[k] = l.r.Variables[vi].Name
+			out[k] = l.vars.v[vi].Name
 		}
 		return out, nil
 	}
@@ -461,13 +480,14 @@ func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 	if len(found) == 0 {
 		return []string{n.Name}, nil
 	}
-	sort.Slice(found, func(i, j int) bool { return l.r.Variables[found[i]].ID.Second < l.r.Variables[found[j]].ID.Second })
+	vars := l.vars.v
+	sort.Slice(found, func(i, j int) bool { return vars[found[i]].ID.Second < vars[found[j]].ID.Second })
 	out := make([]string, len(found))
 	for k, vi := range found {
-		v := &l.r.Variables[vi]
+		v := &vars[vi]
 		if v.ID.Second != int32(k) {
 			return nil, fmt.Errorf("serialize: node %q: its outputs are numbered %d.., not from 0 without gaps",
-				n.Name, l.r.Variables[found[0]].ID.Second)
+				n.Name, vars[found[0]].ID.Second)
 		}
 		out[k] = v.Name
 	}
@@ -481,9 +501,9 @@ func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 func (l *loader) arraysOf() map[int32][]int {
 	if l.byNodeID == nil {
 		l.byNodeID = map[int32][]int{}
-		for i := range l.r.Variables {
-			v := &l.r.Variables[i]
-			if v.ID != nil && v.VarType == fb.VarTypeARRAY {
+		for i := range l.vars.v {
+			v := &l.vars.v[i]
+			if v.hasID && v.VarType == fb.VarTypeARRAY {
 				l.byNodeID[v.ID.First] = append(l.byNodeID[v.ID.First], i)
 			}
 		}
@@ -511,7 +531,7 @@ func (l *loader) extra(v *rawVariable) *varExtra {
 // addVariable adds variable i, which is not an op output, or keeps it
 // aside when the graph cannot hold it.
 func (l *loader) addVariable(i int) error {
-	v := &l.r.Variables[i]
+	v := l.vars.raw(i)
 	dt := ndarray.DType(v.DType)
 	switch v.VarType {
 	case fb.VarTypeVARIABLE, fb.VarTypeCONSTANT:
@@ -636,7 +656,7 @@ func (l *loader) addPlaceholder(v *rawVariable) error {
 // Any other cycle is an error that names it.
 func (l *loader) addAll() error {
 	nodes := l.nodes
-	nv := len(l.r.Variables)
+	nv := len(l.vars.v)
 	l.added = make([]*graph.Op, len(nodes))
 	pending := make([]int, len(nodes))
 	users := make([][]int, len(nodes))
@@ -675,8 +695,8 @@ func (l *loader) addAll() error {
 	}
 	// Heap items: variable i as i, node i as nv+i.
 	h := &readyHeap{}
-	for i := range l.r.Variables {
-		if _, ok := l.producer[l.r.Variables[i].Name]; !ok {
+	for i := range l.vars.v {
+		if _, ok := l.producer[l.vars.v[i].Name]; !ok {
 			h.push(i, i)
 		}
 	}
@@ -718,6 +738,7 @@ func (l *loader) addAll() error {
 					h.push(key[u], nv+u)
 				}
 			}
+			delete(varUsers, item)
 			continue
 		}
 		i := item - nv
@@ -734,6 +755,9 @@ func (l *loader) addAll() error {
 				h.push(key[u], nv+u)
 			}
 		}
+		// What only adding node i read goes as the graph grows: the
+		// peak of a load is reached at the end of this loop.
+		users[i], l.inputs[i], l.outNames[i] = nil, nil, nil
 	}
 	return nil
 }
@@ -908,7 +932,7 @@ func (l *loader) addNode(i int) error {
 			dt = ndarray.DType(n.OutputTypes[k])
 		}
 		if vi, ok := l.varIdx[o]; ok && !dt.Known() {
-			dt = ndarray.DType(l.r.Variables[vi].DType)
+			dt = ndarray.DType(l.vars.v[vi].DType)
 		}
 		infos[k] = ops.Info{DType: dt, UnknownRank: true}
 	}
@@ -984,10 +1008,10 @@ func (l *loader) registerOp(i int, op *graph.Op) error {
 		if !ok {
 			continue
 		}
-		v := &l.r.Variables[vi]
-		if !plainVar(v) {
-			l.extra(v)
+		if full := l.vars.full[vi]; full != nil && !plainVar(full) {
+			l.extra(full) // the others are plain: see loadVars.add
 		}
+		v := &l.vars.v[vi]
 		if fdt := ndarray.DType(v.DType); fdt.Known() && out.DType().Known() && fdt != out.DType() {
 			l.warnf("variable %q: the file says %v, op %q gives %v", v.Name, fdt, op.OpName(), out.DType())
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/sdgo/sdgo/graph"
 	"github.com/sdgo/sdgo/ndarray"
+	"github.com/sdgo/sdgo/serialize/internal/fb"
 )
 
 // negChain returns the file sdgo saves for a chain of n neg ops after a
@@ -201,6 +203,49 @@ func TestFileNodesShared(t *testing.T) {
 		}
 		if (k == 6) != (len(n.ControlDeps) == 1) {
 			t.Errorf("node %s saved with control dependencies %q", n.Name, n.ControlDeps)
+		}
+	}
+}
+
+// Loading keeps most variables as loadVars only; whether kept whole or
+// not, each gives back exactly what the file holds.
+func TestLoadVarsKeepEverything(t *testing.T) {
+	noID := rOut(0, 0, "no_id")
+	noID.ID = nil
+	dev := rOut(5, 0, "on_device_0")
+	dev.Device = 0
+	deps := rOut(6, 0, "with_deps")
+	deps.ControlDeps = []string{}
+	forOp := rOut(7, 0, "dep_for_op")
+	forOp.ControlDepForOp = []string{"n"}
+	seq := rOut(8, 0, "seq")
+	seq.VarType = fb.VarTypeSEQUENCE
+	ph := rawVariable{ID: &rawIntPair{9, 0}, Name: "ph", DType: fb.DTypeDOUBLE, VarType: fb.VarTypePLACEHOLDER,
+		Device: -1, Shape: []int64{-1, 3}}
+	vars := []rawVariable{rConst(1, "c", 1, 2), rOut(2, 1, "plain"), noID, dev, deps, forOp, seq, ph}
+	whole := map[string]bool{"c": true, "on_device_0": true, "with_deps": true, "dep_for_op": true, "seq": true, "ph": true}
+	buf, err := encode(&rawGraph{Variables: vars})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := decode(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lp, err := decodeShared(nil, buf, &nodeSharer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lp.vars.v) != len(want.Variables) {
+		t.Fatalf("%d variables kept, want %d", len(lp.vars.v), len(want.Variables))
+	}
+	for i := range want.Variables {
+		w := &want.Variables[i]
+		if got := lp.vars.raw(i); !reflect.DeepEqual(got, w) {
+			t.Errorf("variable %d kept as %+v, want %+v", i, *got, *w)
+		}
+		if _, kept := lp.vars.full[i]; kept != whole[w.Name] {
+			t.Errorf("variable %q kept whole: %v, want %v", w.Name, kept, whole[w.Name])
 		}
 	}
 }
