@@ -216,10 +216,11 @@ type loader struct {
 	rp   *Report
 	m    opMatcher
 
-	extras    map[string]*varExtra  // by the file's variable name, until build keys them by variable
-	varIdx    map[string]int        // variable name -> index in vars
+	extras map[string]*varExtra // by the file's variable name, until build keys them by variable
+	// byName resolves a name to its variable and its producer: one map
+	// for both, as most names are both (an op output's variable).
+	byName    map[string]nameRef
 	byPair    map[rawIntPair]int    // variable id -> index in vars
-	producer  map[string]int        // op output name -> node index
 	byNodeOut map[rawIntPair]string // (node id, output index) -> output name
 	byNodeID  map[int32][]int       // node id -> its ARRAY variables (see arraysOf)
 	outNames  [][]string            // per node: its output names
@@ -316,7 +317,7 @@ func build(r *rawGraph, lp *loadParts, sh *nodeSharer, stop *stopCheck) (*graph.
 	// The file's variables and the maps by name are not needed past
 	// here: they go before the map below is built.
 	l.vars, lp = nil, nil
-	l.varIdx, l.producer, l.inputs, l.outNames, l.added, l.nodes, l.names = nil, nil, nil, nil, nil, nil, nil
+	l.byName, l.inputs, l.outNames, l.added, l.nodes, l.names = nil, nil, nil, nil, nil, nil
 	if err := l.finish(); err != nil {
 		return nil, err
 	}
@@ -338,19 +339,37 @@ func build(r *rawGraph, lp *loadParts, sh *nodeSharer, stop *stopCheck) (*graph.
 	return l.g, nil
 }
 
+// nameRef is what a name of the file is: the index of its variable and
+// of the node that produces it, -1 for none. int32 holds any index: a
+// file of at most 2 GiB lists fewer than 2^29 of either (an offset of 4
+// bytes each).
+type nameRef struct{ vi, node int32 }
+
+// varIdx returns the index of the variable named name.
+func (l *loader) varIdx(name string) (int, bool) {
+	r, ok := l.byName[name]
+	return int(r.vi), ok && r.vi >= 0
+}
+
+// producer returns the index of the node that produces name.
+func (l *loader) producer(name string) (int, bool) {
+	r, ok := l.byName[name]
+	return int(r.node), ok && r.node >= 0
+}
+
 func (l *loader) indexVariables() error {
 	vars := l.vars.v
-	l.varIdx = make(map[string]int, len(vars))
+	l.byName = make(map[string]nameRef, len(vars))
 	l.byPair = make(map[rawIntPair]int, len(vars))
 	for i := range vars {
 		v := &vars[i]
 		if v.Name == "" {
 			return fmt.Errorf("serialize: variable %d has no name", i)
 		}
-		if _, dup := l.varIdx[v.Name]; dup {
+		if _, dup := l.byName[v.Name]; dup {
 			return fmt.Errorf("serialize: two variables are named %q", v.Name)
 		}
-		l.varIdx[v.Name] = i
+		l.byName[v.Name] = nameRef{vi: int32(i), node: -1}
 		if v.hasID {
 			if j, dup := l.byPair[v.ID]; dup {
 				return fmt.Errorf("serialize: variables %q and %q have the same id (%d,%d)",
@@ -370,7 +389,6 @@ func (l *loader) indexNodes() error {
 	ids := make(map[int32]int, len(nodes))
 	l.outNames = make([][]string, len(nodes))
 	l.inputs = make([][]string, len(nodes))
-	l.producer = make(map[string]int, len(nodes))
 	l.byNodeOut = make(map[rawIntPair]string, len(nodes))
 	byNodeOut := l.byNodeOut
 	for i := range nodes {
@@ -395,15 +413,19 @@ func (l *loader) indexNodes() error {
 			return err
 		}
 		for k, o := range outs {
-			if j, dup := l.producer[o]; dup {
-				return fmt.Errorf("serialize: nodes %q and %q both produce %q", nodes[j].Name, n.Name, o)
+			ref, ok := l.byName[o]
+			if !ok {
+				ref.vi = -1
+			} else if ref.node >= 0 {
+				return fmt.Errorf("serialize: nodes %q and %q both produce %q", nodes[ref.node].Name, n.Name, o)
 			}
-			if vi, ok := l.varIdx[o]; ok {
-				if t := l.vars.v[vi].VarType; t != fb.VarTypeARRAY && t != fb.VarTypeSEQUENCE {
+			if ref.vi >= 0 {
+				if t := l.vars.v[ref.vi].VarType; t != fb.VarTypeARRAY && t != fb.VarTypeSEQUENCE {
 					return fmt.Errorf("serialize: node %q produces %q, which the file declares a %v", n.Name, o, t)
 				}
 			}
-			l.producer[o] = i
+			ref.node = int32(i)
+			l.byName[o] = ref
 			byNodeOut[rawIntPair{n.ID, int32(k)}] = o
 		}
 		l.outNames[i] = outs
@@ -434,8 +456,8 @@ func (l *loader) indexNodes() error {
 				return fmt.Errorf("serialize: node %q: input %d (%d,%d) names no variable and no node output",
 					n.Name, k, p.First, p.Second)
 			}
-			if _, ok := l.producer[name]; !ok {
-				vi, ok := l.varIdx[name]
+			if _, ok := l.producer(name); !ok {
+				vi, ok := l.varIdx(name)
 				if !ok || l.vars.v[vi].VarType == fb.VarTypeARRAY {
 					return fmt.Errorf("serialize: node %q: input %d is %q, an op output that no node produces",
 						n.Name, k, name)
@@ -669,13 +691,13 @@ func (l *loader) addAll() error {
 		}
 		key[i] = nv + i
 		for _, o := range l.outNames[i] {
-			if vi, ok := l.varIdx[o]; ok && vi < key[i] {
+			if vi, ok := l.varIdx(o); ok && vi < key[i] {
 				key[i] = vi
 			}
 		}
 		seen := map[int]bool{}
 		for _, in := range l.inputs[i] {
-			if p, ok := l.producer[in]; ok {
+			if p, ok := l.producer(in); ok {
 				if isMerge(nodes[i]) && isNextIteration(nodes[p]) {
 					// A loop's back edge: the merge goes in when its
 					// entering value is there, at its place in the file.
@@ -686,7 +708,7 @@ func (l *loader) addAll() error {
 					pending[i]++
 					users[p] = append(users[p], i)
 				}
-			} else if vi, ok := l.varIdx[in]; ok && !seen[vi] {
+			} else if vi, ok := l.varIdx(in); ok && !seen[vi] {
 				seen[vi] = true
 				pending[i]++
 				varUsers[vi] = append(varUsers[vi], i)
@@ -696,7 +718,7 @@ func (l *loader) addAll() error {
 	// Heap items: variable i as i, node i as nv+i.
 	h := &readyHeap{}
 	for i := range l.vars.v {
-		if _, ok := l.producer[l.vars.v[i].Name]; !ok {
+		if _, ok := l.producer(l.vars.v[i].Name); !ok {
 			h.push(i, i)
 		}
 	}
@@ -813,7 +835,7 @@ func (l *loader) loopMerge(i int) bool {
 	}
 	ready := 0
 	for _, in := range l.inputs[i] {
-		p, ok := l.producer[in]
+		p, ok := l.producer(in)
 		switch {
 		case !ok || l.added[p] != nil:
 			ready++
@@ -846,7 +868,7 @@ func (l *loader) cycleError() error {
 		path = append(path, cur)
 		next := -1
 		for _, in := range l.inputs[cur] {
-			if p, ok := l.producer[in]; ok && l.added[p] == nil {
+			if p, ok := l.producer(in); ok && l.added[p] == nil {
 				next = p
 				break
 			}
@@ -871,7 +893,7 @@ func (l *loader) addNode(i int) error {
 	fn := &FileNode{raw: n}
 	var gin []*graph.Variable
 	for _, name := range l.inputs[i] {
-		p, isOut := l.producer[name]
+		p, isOut := l.producer(name)
 		if isOut && l.added[p] == nil {
 			fn.inputs = append(fn.inputs, fileInput{graphIndex: -1, name: name})
 			continue
@@ -931,7 +953,7 @@ func (l *loader) addNode(i int) error {
 		if k < len(n.OutputTypes) {
 			dt = ndarray.DType(n.OutputTypes[k])
 		}
-		if vi, ok := l.varIdx[o]; ok && !dt.Known() {
+		if vi, ok := l.varIdx(o); ok && !dt.Known() {
 			dt = ndarray.DType(l.vars.v[vi].DType)
 		}
 		infos[k] = ops.Info{DType: dt, UnknownRank: true}
@@ -1004,7 +1026,7 @@ func backEdges(fn *FileNode) string {
 func (l *loader) registerOp(i int, op *graph.Op) error {
 	l.added[i] = op // AddOp gave it the file's outputs, one name each
 	for k, out := range op.Outputs() {
-		vi, ok := l.varIdx[l.outNames[i][k]]
+		vi, ok := l.varIdx(l.outNames[i][k])
 		if !ok {
 			continue
 		}

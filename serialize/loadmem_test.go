@@ -101,11 +101,12 @@ func measureLoad(t testing.TB, path string) (*graph.Graph, loadMemory) {
 	return g, m
 }
 
-// A loaded graph holds at most about three times its file's size in heap
+// A loaded graph holds at most about twice its file's size in heap
 // (issue 23: a 51 MB file of 200k ops held 5.1x after loading, the
 // decoded nodes and a struct per op and per variable, most of them empty
-// or alike), and loading it needs at most about four times (it needed
-// 7.2x: the file's buffer beside the nodes decoded whole).
+// or alike), and loading it needs at most about three times (it needed
+// 7.2x: the file's buffer beside the nodes decoded whole, then 3.6x: the
+// graph beside the decoded variables and the loader's lists and maps).
 // SDGO_LOADMEM_OPS=n measures a chain of n ops instead (200000 makes the
 // 51 MB file).
 func TestLoadMemoryBound(t *testing.T) {
@@ -133,13 +134,14 @@ func TestLoadMemoryBound(t *testing.T) {
 	live, peak := float64(m.live)/size, float64(m.peak)/size
 	t.Logf("%d ops, file %.1f MB: live after load %.1f MB (%.2fx the file), peak heap while loading %.1f MB (%.2fx)",
 		n, size/1e6, float64(m.live)/1e6, live, float64(m.peak)/1e6, peak)
-	// The bounds leave slack over what the chain needs (about 2.2x live,
-	// 3.6x to 3.9x at the peak).
-	if live > 3 {
-		t.Errorf("the loaded graph holds %.2fx its file's size (%d bytes for a %d-byte file); want at most 3x", live, m.live, int(size))
+	// The bounds leave slack over what the chain needs (about 2.1x live,
+	// 2.8x to 3.2x at the peak: the sampled peak varies from run to run,
+	// more so for the small default file).
+	if live > 2.5 {
+		t.Errorf("the loaded graph holds %.2fx its file's size (%d bytes for a %d-byte file); want at most 2.5x", live, m.live, int(size))
 	}
-	if peak > 5 {
-		t.Errorf("loading took %.2fx its file's size at the peak (%d bytes for a %d-byte file); want at most 5x", peak, m.peak, int(size))
+	if peak > 3.5 {
+		t.Errorf("loading took %.2fx its file's size at the peak (%d bytes for a %d-byte file); want at most 3.5x", peak, m.peak, int(size))
 	}
 	runtime.KeepAlive(g)
 }
