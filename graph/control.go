@@ -283,6 +283,6 @@ func (g *Graph) moveBefore(p, e *Op) {
 	at := slices.Index(g.vars, e.outputs[0])
 	g.vars = slices.Insert(g.vars, at, p.outputs...)
 	for i := at; i < len(g.vars); i++ {
-		g.vars[i].id = i
+		g.vars[i].id = int32(i)
 	}
 }

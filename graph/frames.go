@@ -110,10 +110,11 @@ func (fs *Frames) Place(o *Op) (run, out *Frame) {
 		}
 	}
 	for _, v := range o.outputs {
-		if v.id >= len(fs.vars) {
-			fs.vars = slices.Grow(fs.vars, v.id+1-len(fs.vars))[:v.id+1]
+		id := int(v.id)
+		if id >= len(fs.vars) {
+			fs.vars = slices.Grow(fs.vars, id+1-len(fs.vars))[:id+1]
 		}
-		fs.vars[v.id] = out
+		fs.vars[id] = out
 	}
 	return run, out
 }
@@ -121,8 +122,8 @@ func (fs *Frames) Place(o *Op) (run, out *Frame) {
 // Of returns the frame of a variable placed by Place (nil, the root, for
 // any other).
 func (fs *Frames) Of(v *Variable) *Frame {
-	if v.id < len(fs.vars) {
-		return fs.vars[v.id]
+	if id := int(v.id); id < len(fs.vars) {
+		return fs.vars[id]
 	}
 	return nil
 }

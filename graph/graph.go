@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -127,8 +128,11 @@ func (g *Graph) addVar(v *Variable, base string) error {
 	} else if g.varTaken(v.name) {
 		return fmt.Errorf("%w: a variable named %q already exists", ErrNameTaken, v.name)
 	}
+	if len(g.vars) >= math.MaxInt32 {
+		return fmt.Errorf("%w: variable %q: the graph holds %d variables, the most it can", ErrBuild, v.name, len(g.vars))
+	}
 	v.g = g
-	v.id = len(g.vars)
+	v.id = int32(len(g.vars))
 	shown := v.name // a copy: Rename writes v.name while Name may read this
 	v.shown.Store(&shown)
 	g.vars = append(g.vars, v)

@@ -175,7 +175,7 @@ func (g *Graph) AddOp(s OpSpec) (*Op, error) {
 		}
 	}
 	for i, info := range outs {
-		v := &Variable{kind: ARRAY, info: info, op: o, index: i}
+		v := &Variable{kind: ARRAY, info: info, op: o, index: int32(i)}
 		v.info.Value = info.Value
 		base := o.name
 		if i > 0 {

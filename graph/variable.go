@@ -13,17 +13,19 @@ import (
 // call that failed carries the error (Err) and belongs to no graph's lists.
 type Variable struct {
 	g    *Graph
-	id   int
 	name string
 	// shown is name for Name, which takes no lock: Rename sets both,
 	// holding the graph's lock, so that Name reads the name while another
 	// goroutine renames without a data race.
 	shown atomic.Pointer[string]
+	// id, index and kind share a word: a graph of many small ops holds
+	// more Variables than anything else.
+	id    int32 // place in the graph's variables
+	index int32 // which output of op
 	kind  VarType
 	info  ops.Info
 	value *ndarray.Array // VARIABLE and CONSTANT
 	op    *Op            // the producer of an ARRAY
-	index int            // which output of op
 	err   error
 }
 
@@ -116,10 +118,10 @@ func (v *Variable) SetValue(a *ndarray.Array) error {
 func (v *Variable) Op() *Op { return v.op }
 
 // OutputIndex returns which output of its op the variable is.
-func (v *Variable) OutputIndex() int { return v.index }
+func (v *Variable) OutputIndex() int { return int(v.index) }
 
 // ID returns the variable's position in the graph's variable list.
-func (v *Variable) ID() int { return v.id }
+func (v *Variable) ID() int { return int(v.id) }
 
 // Named renames the variable and returns it, for use in chains:
 // y := x.MatMul(w).Named("logits").

@@ -27,7 +27,7 @@ func decodeCtx(ctx context.Context, buf []byte) (*rawGraph, error) {
 // alive (a 51 MB file of 200k ops and one 8-byte constant held all 51 MB).
 // When the arrays are most of the file they stay where they are, as a copy
 // would cost more than the rest of the buffer.
-func detachArrays(g *rawGraph, nodes []loadNode, fileLen int) {
+func detachArrays(g *rawGraph, lp *loadParts, fileLen int) {
 	var arrays []*rawArray
 	total := 0
 	add := func(a *rawArray) {
@@ -38,6 +38,11 @@ func detachArrays(g *rawGraph, nodes []loadNode, fileLen int) {
 	}
 	for i := range g.Variables {
 		add(g.Variables[i].Array)
+	}
+	if lp != nil {
+		for _, v := range lp.vars.full {
+			add(v.Array)
+		}
 	}
 	addNode := func(n *rawNode) {
 		add(n.Scalar)
@@ -56,8 +61,8 @@ func detachArrays(g *rawGraph, nodes []loadNode, fileLen int) {
 		}
 	}
 	seen := map[*rawNode]bool{} // shared nodes, whose arrays count once
-	for i := range nodes {
-		if n := nodes[i].rest; arrayBytes(n) > 0 && !seen[n] {
+	for i := range lp.nodeList() {
+		if n := lp.nodes[i].rest; arrayBytes(n) > 0 && !seen[n] {
 			seen[n] = true
 			addNode(n)
 		}
@@ -132,9 +137,9 @@ func strs(present bool, n int, get func(int) []byte) []string {
 }
 
 // decodeGraph decodes the root table. With a sharer, every node is
-// decoded into a scratch node and split into nodes (see nodeSharer), and
-// g.Nodes stays nil.
-func decodeGraph(r *fb.FlatGraph, stop *stopCheck, sh *nodeSharer) (g *rawGraph, nodes []loadNode, err error) {
+// decoded into a scratch node and split into a loadNode (see nodeSharer),
+// every variable into a loadVar, and g.Nodes and g.Variables stay nil.
+func decodeGraph(r *fb.FlatGraph, stop *stopCheck, sh *nodeSharer) (g *rawGraph, lp *loadParts, err error) {
 	t := r.Table()
 	g = &rawGraph{
 		ID:             r.Id(),
@@ -142,7 +147,22 @@ func decodeGraph(r *fb.FlatGraph, stop *stopCheck, sh *nodeSharer) (g *rawGraph,
 		LossVariables:  strs(has(t, 6), r.LossVariablesLength(), r.LossVariables),
 		TrainingConfig: string(r.TrainingConfig()),
 	}
-	if has(t, 1) {
+	if sh != nil {
+		lp = &loadParts{}
+	}
+	if has(t, 1) && sh != nil {
+		lp.vars.v = make([]loadVar, 0, r.VariablesLength())
+		var v fb.FlatVariable
+		for i := range r.VariablesLength() {
+			if err := stop.tick(); err != nil {
+				return nil, nil, err
+			}
+			r.Variables(&v, i)
+			var scratch rawVariable
+			decodeVariable(&v, &scratch)
+			lp.vars.add(&scratch)
+		}
+	} else if has(t, 1) {
 		g.Variables = make([]rawVariable, r.VariablesLength())
 		var v fb.FlatVariable
 		for i := range g.Variables {
@@ -154,16 +174,16 @@ func decodeGraph(r *fb.FlatGraph, stop *stopCheck, sh *nodeSharer) (g *rawGraph,
 		}
 	}
 	if has(t, 2) && sh != nil {
-		nodes = make([]loadNode, r.NodesLength())
+		lp.nodes = make([]loadNode, r.NodesLength())
 		var n fb.FlatNode
-		for i := range nodes {
+		for i := range lp.nodes {
 			if err := stop.tick(); err != nil {
 				return nil, nil, err
 			}
 			r.Nodes(&n, i)
 			var scratch rawNode
 			decodeNode(&n, &scratch)
-			nodes[i] = sh.keep(&scratch)
+			lp.nodes[i] = sh.keep(&scratch)
 		}
 	} else if has(t, 2) {
 		g.Nodes = make([]rawNode, r.NodesLength())
@@ -215,7 +235,7 @@ func decodeGraph(r *fb.FlatGraph, stop *stopCheck, sh *nodeSharer) (g *rawGraph,
 			}
 		}
 	}
-	return g, nodes, nil
+	return g, lp, nil
 }
 
 func decodeArray(a *fb.FlatArray, out *rawArray) {

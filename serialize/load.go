@@ -192,7 +192,7 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 		ctx = nil // never done: nothing to ask
 	}
 	sh := &nodeSharer{}
-	r, nodes, err := decodeShared(ctx, buf, sh)
+	r, lp, err := decodeShared(ctx, buf, sh)
 	if err != nil {
 		return nil, err
 	}
@@ -203,21 +203,24 @@ func DecodeContext(ctx context.Context, buf []byte) (g *graph.Graph, err error) 
 			g, err = nil, fmt.Errorf("serialize: %w", ops.Recovered("building the graph", p))
 		}
 	}()
-	return build(r, nodes, sh, &stopCheck{ctx: ctx})
+	return build(r, lp, sh, &stopCheck{ctx: ctx})
 }
 
 // loader holds the state of one build.
 type loader struct {
-	r  *rawGraph
-	g  *graph.Graph
-	fi *fileInfo
-	rp *Report
-	m  opMatcher
+	r *rawGraph
+	g *graph.Graph
+	// vars are the file's variables (r.Variables is nil).
+	vars *loadVars
+	fi   *fileInfo
+	rp   *Report
+	m    opMatcher
 
-	extras    map[string]*varExtra  // by the file's variable name, until build keys them by variable
-	varIdx    map[string]int        // variable name -> index in r.Variables
-	byPair    map[rawIntPair]int    // variable id -> index in r.Variables
-	producer  map[string]int        // op output name -> node index
+	extras map[string]*varExtra // by the file's variable name, until build keys them by variable
+	// byName resolves a name to its variable and its producer: one map
+	// for both, as most names are both (an op output's variable).
+	byName    map[string]nameRef
+	byPair    map[rawIntPair]int    // variable id -> index in vars
 	byNodeOut map[rawIntPair]string // (node id, output index) -> output name
 	byNodeID  map[int32][]int       // node id -> its ARRAY variables (see arraysOf)
 	outNames  [][]string            // per node: its output names
@@ -253,7 +256,7 @@ func (l *loader) keepNodes() {
 	l.outputs = make([]string, len(l.r.Outputs))
 	for k, p := range l.r.Outputs {
 		if vi, ok := l.byPair[p]; ok {
-			l.outputs[k] = l.r.Variables[vi].Name
+			l.outputs[k] = l.vars.v[vi].Name
 		} else if o, ok := l.byNodeOut[p]; ok {
 			l.outputs[k] = o
 		}
@@ -265,9 +268,10 @@ func (l *loader) warnf(format string, args ...any) {
 	l.rp.Warnings = append(l.rp.Warnings, fmt.Sprintf(format, args...))
 }
 
-// build builds the graph of a decoded file, whose nodes are either nodes
-// (decoded as loadNodes) or r.Nodes (decoded whole, for the passes below).
-func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*graph.Graph, error) {
+// build builds the graph of a decoded file, whose nodes and variables are
+// either in lp (decoded as loadNodes and loadVars) or in r (decoded
+// whole, for the passes below).
+func build(r *rawGraph, lp *loadParts, sh *nodeSharer, stop *stopCheck) (*graph.Graph, error) {
 	l := &loader{r: r, g: graph.New(), rp: &Report{}, extras: map[string]*varExtra{}, stop: stop}
 	l.fi = &fileInfo{id: r.ID, config: r.Config, report: l.rp}
 	foldViewWrites(r) // the writes through views a save for Java spelled out
@@ -275,17 +279,28 @@ func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*gra
 	if err != nil {
 		return nil, err
 	}
+	if lp == nil {
+		lp = &loadParts{}
+	}
 	if r.Nodes != nil {
-		nodes = make([]loadNode, len(r.Nodes))
+		lp.nodes = make([]loadNode, len(r.Nodes))
 		for i := range r.Nodes {
 			if err := stop.tick(); err != nil {
 				return nil, err
 			}
-			nodes[i] = sh.keep(&r.Nodes[i])
+			lp.nodes[i] = sh.keep(&r.Nodes[i])
 		}
 		r.Nodes = nil
 	}
-	l.lnodes = nodes
+	if r.Variables != nil {
+		lp.vars.v = make([]loadVar, 0, len(r.Variables))
+		for i := range r.Variables {
+			lp.vars.add(&r.Variables[i])
+		}
+		r.Variables = nil
+	}
+	l.lnodes, l.vars = lp.nodes, &lp.vars
+	lp.nodes = nil // keepNodes frees them
 	if err := l.indexVariables(); err != nil {
 		return nil, err
 	}
@@ -299,6 +314,10 @@ func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*gra
 	if err := l.wireBackEdges(); err != nil {
 		return nil, err
 	}
+	// The file's variables and the maps by name are not needed past
+	// here: they go before the map below is built.
+	l.vars, lp = nil, nil
+	l.byName, l.inputs, l.outNames, l.added, l.nodes, l.names = nil, nil, nil, nil, nil, nil
 	if err := l.finish(); err != nil {
 		return nil, err
 	}
@@ -320,24 +339,43 @@ func build(r *rawGraph, nodes []loadNode, sh *nodeSharer, stop *stopCheck) (*gra
 	return l.g, nil
 }
 
+// nameRef is what a name of the file is: the index of its variable and
+// of the node that produces it, -1 for none. int32 holds any index: a
+// file of at most 2 GiB lists fewer than 2^29 of either (an offset of 4
+// bytes each).
+type nameRef struct{ vi, node int32 }
+
+// varIdx returns the index of the variable named name.
+func (l *loader) varIdx(name string) (int, bool) {
+	r, ok := l.byName[name]
+	return int(r.vi), ok && r.vi >= 0
+}
+
+// producer returns the index of the node that produces name.
+func (l *loader) producer(name string) (int, bool) {
+	r, ok := l.byName[name]
+	return int(r.node), ok && r.node >= 0
+}
+
 func (l *loader) indexVariables() error {
-	l.varIdx = make(map[string]int, len(l.r.Variables))
-	l.byPair = make(map[rawIntPair]int, len(l.r.Variables))
-	for i := range l.r.Variables {
-		v := &l.r.Variables[i]
+	vars := l.vars.v
+	l.byName = make(map[string]nameRef, len(vars))
+	l.byPair = make(map[rawIntPair]int, len(vars))
+	for i := range vars {
+		v := &vars[i]
 		if v.Name == "" {
 			return fmt.Errorf("serialize: variable %d has no name", i)
 		}
-		if _, dup := l.varIdx[v.Name]; dup {
+		if _, dup := l.byName[v.Name]; dup {
 			return fmt.Errorf("serialize: two variables are named %q", v.Name)
 		}
-		l.varIdx[v.Name] = i
-		if v.ID != nil {
-			if j, dup := l.byPair[*v.ID]; dup {
+		l.byName[v.Name] = nameRef{vi: int32(i), node: -1}
+		if v.hasID {
+			if j, dup := l.byPair[v.ID]; dup {
 				return fmt.Errorf("serialize: variables %q and %q have the same id (%d,%d)",
-					l.r.Variables[j].Name, v.Name, v.ID.First, v.ID.Second)
+					vars[j].Name, v.Name, v.ID.First, v.ID.Second)
 			}
-			l.byPair[*v.ID] = i
+			l.byPair[v.ID] = i
 		}
 	}
 	return nil
@@ -351,8 +389,7 @@ func (l *loader) indexNodes() error {
 	ids := make(map[int32]int, len(nodes))
 	l.outNames = make([][]string, len(nodes))
 	l.inputs = make([][]string, len(nodes))
-	l.producer = map[string]int{}
-	l.byNodeOut = map[rawIntPair]string{}
+	l.byNodeOut = make(map[rawIntPair]string, len(nodes))
 	byNodeOut := l.byNodeOut
 	for i := range nodes {
 		if err := l.stop.tick(); err != nil {
@@ -376,15 +413,19 @@ func (l *loader) indexNodes() error {
 			return err
 		}
 		for k, o := range outs {
-			if j, dup := l.producer[o]; dup {
-				return fmt.Errorf("serialize: nodes %q and %q both produce %q", nodes[j].Name, n.Name, o)
+			ref, ok := l.byName[o]
+			if !ok {
+				ref.vi = -1
+			} else if ref.node >= 0 {
+				return fmt.Errorf("serialize: nodes %q and %q both produce %q", nodes[ref.node].Name, n.Name, o)
 			}
-			if vi, ok := l.varIdx[o]; ok {
-				if t := l.r.Variables[vi].VarType; t != fb.VarTypeARRAY && t != fb.VarTypeSEQUENCE {
+			if ref.vi >= 0 {
+				if t := l.vars.v[ref.vi].VarType; t != fb.VarTypeARRAY && t != fb.VarTypeSEQUENCE {
 					return fmt.Errorf("serialize: node %q produces %q, which the file declares a %v", n.Name, o, t)
 				}
 			}
-			l.producer[o] = i
+			ref.node = int32(i)
+			l.byName[o] = ref
 			byNodeOut[rawIntPair{n.ID, int32(k)}] = o
 		}
 		l.outNames[i] = outs
@@ -402,7 +443,7 @@ func (l *loader) indexNodes() error {
 		for k, p := range pairs {
 			name := ""
 			if vi, ok := l.byPair[p]; ok {
-				name = l.r.Variables[vi].Name
+				name = l.vars.v[vi].Name
 				if o, ok := byNodeOut[p]; ok && o != name {
 					// Taking either name would wire a graph the file
 					// does not describe (often a false cycle).
@@ -415,9 +456,9 @@ func (l *loader) indexNodes() error {
 				return fmt.Errorf("serialize: node %q: input %d (%d,%d) names no variable and no node output",
 					n.Name, k, p.First, p.Second)
 			}
-			if _, ok := l.producer[name]; !ok {
-				vi, ok := l.varIdx[name]
-				if !ok || l.r.Variables[vi].VarType == fb.VarTypeARRAY {
+			if _, ok := l.producer(name); !ok {
+				vi, ok := l.varIdx(name)
+				if !ok || l.vars.v[vi].VarType == fb.VarTypeARRAY {
 					return fmt.Errorf("serialize: node %q: input %d is %q, an op output that no node produces",
 						n.Name, k, name)
 				}
@@ -449,11 +490,11 @@ func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 	if len(n.Output) > 0 {
 		out := make([]string, len(n.Output))
 		for k, vi := range n.Output {
-			if vi < 0 || int(vi) >= len(l.r.Variables) {
+			if vi < 0 || int(vi) >= len(l.vars.v) {
 				return nil, fmt.Errorf("serialize: node %q: output %d is variable %d, outside the %d variables",
-					n.Name, k, vi, len(l.r.Variables))
+					n.Name, k, vi, len(l.vars.v))
 			}
-			out[k] = l.r.Variables[vi].Name
+			out[k] = l.vars.v[vi].Name
 		}
 		return out, nil
 	}
@@ -461,13 +502,14 @@ func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 	if len(found) == 0 {
 		return []string{n.Name}, nil
 	}
-	sort.Slice(found, func(i, j int) bool { return l.r.Variables[found[i]].ID.Second < l.r.Variables[found[j]].ID.Second })
+	vars := l.vars.v
+	sort.Slice(found, func(i, j int) bool { return vars[found[i]].ID.Second < vars[found[j]].ID.Second })
 	out := make([]string, len(found))
 	for k, vi := range found {
-		v := &l.r.Variables[vi]
+		v := &vars[vi]
 		if v.ID.Second != int32(k) {
 			return nil, fmt.Errorf("serialize: node %q: its outputs are numbered %d.., not from 0 without gaps",
-				n.Name, l.r.Variables[found[0]].ID.Second)
+				n.Name, vars[found[0]].ID.Second)
 		}
 		out[k] = v.Name
 	}
@@ -481,9 +523,9 @@ func (l *loader) nodeOutputs(n *loadNode) ([]string, error) {
 func (l *loader) arraysOf() map[int32][]int {
 	if l.byNodeID == nil {
 		l.byNodeID = map[int32][]int{}
-		for i := range l.r.Variables {
-			v := &l.r.Variables[i]
-			if v.ID != nil && v.VarType == fb.VarTypeARRAY {
+		for i := range l.vars.v {
+			v := &l.vars.v[i]
+			if v.hasID && v.VarType == fb.VarTypeARRAY {
 				l.byNodeID[v.ID.First] = append(l.byNodeID[v.ID.First], i)
 			}
 		}
@@ -511,7 +553,7 @@ func (l *loader) extra(v *rawVariable) *varExtra {
 // addVariable adds variable i, which is not an op output, or keeps it
 // aside when the graph cannot hold it.
 func (l *loader) addVariable(i int) error {
-	v := &l.r.Variables[i]
+	v := l.vars.raw(i)
 	dt := ndarray.DType(v.DType)
 	switch v.VarType {
 	case fb.VarTypeVARIABLE, fb.VarTypeCONSTANT:
@@ -636,7 +678,7 @@ func (l *loader) addPlaceholder(v *rawVariable) error {
 // Any other cycle is an error that names it.
 func (l *loader) addAll() error {
 	nodes := l.nodes
-	nv := len(l.r.Variables)
+	nv := len(l.vars.v)
 	l.added = make([]*graph.Op, len(nodes))
 	pending := make([]int, len(nodes))
 	users := make([][]int, len(nodes))
@@ -649,13 +691,13 @@ func (l *loader) addAll() error {
 		}
 		key[i] = nv + i
 		for _, o := range l.outNames[i] {
-			if vi, ok := l.varIdx[o]; ok && vi < key[i] {
+			if vi, ok := l.varIdx(o); ok && vi < key[i] {
 				key[i] = vi
 			}
 		}
 		seen := map[int]bool{}
 		for _, in := range l.inputs[i] {
-			if p, ok := l.producer[in]; ok {
+			if p, ok := l.producer(in); ok {
 				if isMerge(nodes[i]) && isNextIteration(nodes[p]) {
 					// A loop's back edge: the merge goes in when its
 					// entering value is there, at its place in the file.
@@ -666,7 +708,7 @@ func (l *loader) addAll() error {
 					pending[i]++
 					users[p] = append(users[p], i)
 				}
-			} else if vi, ok := l.varIdx[in]; ok && !seen[vi] {
+			} else if vi, ok := l.varIdx(in); ok && !seen[vi] {
 				seen[vi] = true
 				pending[i]++
 				varUsers[vi] = append(varUsers[vi], i)
@@ -675,8 +717,8 @@ func (l *loader) addAll() error {
 	}
 	// Heap items: variable i as i, node i as nv+i.
 	h := &readyHeap{}
-	for i := range l.r.Variables {
-		if _, ok := l.producer[l.r.Variables[i].Name]; !ok {
+	for i := range l.vars.v {
+		if _, ok := l.producer(l.vars.v[i].Name); !ok {
 			h.push(i, i)
 		}
 	}
@@ -718,6 +760,7 @@ func (l *loader) addAll() error {
 					h.push(key[u], nv+u)
 				}
 			}
+			delete(varUsers, item)
 			continue
 		}
 		i := item - nv
@@ -734,6 +777,9 @@ func (l *loader) addAll() error {
 				h.push(key[u], nv+u)
 			}
 		}
+		// What only adding node i read goes as the graph grows: the
+		// peak of a load is reached at the end of this loop.
+		users[i], l.inputs[i], l.outNames[i] = nil, nil, nil
 	}
 	return nil
 }
@@ -789,7 +835,7 @@ func (l *loader) loopMerge(i int) bool {
 	}
 	ready := 0
 	for _, in := range l.inputs[i] {
-		p, ok := l.producer[in]
+		p, ok := l.producer(in)
 		switch {
 		case !ok || l.added[p] != nil:
 			ready++
@@ -822,7 +868,7 @@ func (l *loader) cycleError() error {
 		path = append(path, cur)
 		next := -1
 		for _, in := range l.inputs[cur] {
-			if p, ok := l.producer[in]; ok && l.added[p] == nil {
+			if p, ok := l.producer(in); ok && l.added[p] == nil {
 				next = p
 				break
 			}
@@ -847,7 +893,7 @@ func (l *loader) addNode(i int) error {
 	fn := &FileNode{raw: n}
 	var gin []*graph.Variable
 	for _, name := range l.inputs[i] {
-		p, isOut := l.producer[name]
+		p, isOut := l.producer(name)
 		if isOut && l.added[p] == nil {
 			fn.inputs = append(fn.inputs, fileInput{graphIndex: -1, name: name})
 			continue
@@ -907,8 +953,8 @@ func (l *loader) addNode(i int) error {
 		if k < len(n.OutputTypes) {
 			dt = ndarray.DType(n.OutputTypes[k])
 		}
-		if vi, ok := l.varIdx[o]; ok && !dt.Known() {
-			dt = ndarray.DType(l.r.Variables[vi].DType)
+		if vi, ok := l.varIdx(o); ok && !dt.Known() {
+			dt = ndarray.DType(l.vars.v[vi].DType)
 		}
 		infos[k] = ops.Info{DType: dt, UnknownRank: true}
 	}
@@ -980,14 +1026,14 @@ func backEdges(fn *FileNode) string {
 func (l *loader) registerOp(i int, op *graph.Op) error {
 	l.added[i] = op // AddOp gave it the file's outputs, one name each
 	for k, out := range op.Outputs() {
-		vi, ok := l.varIdx[l.outNames[i][k]]
+		vi, ok := l.varIdx(l.outNames[i][k])
 		if !ok {
 			continue
 		}
-		v := &l.r.Variables[vi]
-		if !plainVar(v) {
-			l.extra(v)
+		if full := l.vars.full[vi]; full != nil && !plainVar(full) {
+			l.extra(full) // the others are plain: see loadVars.add
 		}
+		v := &l.vars.v[vi]
 		if fdt := ndarray.DType(v.DType); fdt.Known() && out.DType().Known() && fdt != out.DType() {
 			l.warnf("variable %q: the file says %v, op %q gives %v", v.Name, fdt, op.OpName(), out.DType())
 		}

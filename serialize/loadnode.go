@@ -90,18 +90,19 @@ func arrayBytes(n *rawNode) int {
 // context's, once ctx (when not nil) is done. Array buffers in the result
 // may alias buf (see detachArrays).
 //
-// With a sharer, the nodes come back as loadNodes (g.Nodes nil), each
-// split as it is decoded, so that the file's nodes are never all held
-// whole; without one, or for a file that the passes over whole nodes
+// With a sharer, the nodes and variables come back as loadParts (g.Nodes
+// and g.Variables nil), each node split and each variable made compact as
+// it is decoded, so that they are never all held whole; without one, or
+// for a file that the passes over whole nodes and variables
 // (foldViewWrites, takeGradMarks) may change, they are decoded whole into
-// g.Nodes (nodes nil).
-func decodeShared(ctx context.Context, buf []byte, sh *nodeSharer) (g *rawGraph, nodes []loadNode, err error) {
+// g (lp nil).
+func decodeShared(ctx context.Context, buf []byte, sh *nodeSharer) (g *rawGraph, lp *loadParts, err error) {
 	if err := verifyGraph(buf); err != nil {
 		return nil, nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			g, nodes = nil, nil
+			g, lp = nil, nil
 			err = &FormatError{Offset: -1, Msg: fmt.Sprintf("internal error: unverified access while decoding: %v", r)}
 		}
 	}()
@@ -109,11 +110,11 @@ func decodeShared(ctx context.Context, buf []byte, sh *nodeSharer) (g *rawGraph,
 	if sh != nil && wholeNodes(root) {
 		sh = nil
 	}
-	g, nodes, err = decodeGraph(root, &stopCheck{ctx: ctx}, sh)
+	g, lp, err = decodeGraph(root, &stopCheck{ctx: ctx}, sh)
 	if err == nil {
-		detachArrays(g, nodes, len(buf))
+		detachArrays(g, lp, len(buf))
 	}
-	return g, nodes, err
+	return g, lp, err
 }
 
 // wholeNodes reports whether the file has what foldViewWrites or
@@ -139,4 +140,70 @@ func wholeNodes(r *fb.FlatGraph) bool {
 		}
 	}
 	return false
+}
+
+// loadParts are a file's nodes and variables as loading keeps them.
+type loadParts struct {
+	nodes []loadNode
+	vars  loadVars
+}
+
+// nodeList returns the nodes (none for a nil lp).
+func (lp *loadParts) nodeList() []loadNode {
+	if lp == nil {
+		return nil
+	}
+	return lp.nodes
+}
+
+// loadVar is a file's variable as loading keeps it. Most of a file's
+// variables are op outputs that carry an id, a name, a dtype and a kind
+// and nothing else: a rawVariable each (with its id allocated apart) was
+// the largest part of what loading held beside the graph it builds.
+type loadVar struct {
+	Name    string
+	ID      rawIntPair
+	hasID   bool
+	DType   fb.DType
+	VarType fb.VarType
+}
+
+// loadVars are the file's variables: each as a loadVar, and, for those
+// that carry more (an array, a shape, a device, control dependencies),
+// the whole variable too, by index.
+type loadVars struct {
+	v    []loadVar
+	full map[int]*rawVariable
+}
+
+// add appends variable v, kept whole only when a loadVar would lose
+// some of it.
+func (lv *loadVars) add(v *rawVariable) {
+	c := loadVar{Name: v.Name, DType: v.DType, VarType: v.VarType}
+	if v.ID != nil {
+		c.ID, c.hasID = *v.ID, true
+	}
+	if v.Array != nil || v.Shape != nil || !plainVar(v) {
+		if lv.full == nil {
+			lv.full = map[int]*rawVariable{}
+		}
+		w := *v
+		lv.full[len(lv.v)] = &w
+	}
+	lv.v = append(lv.v, c)
+}
+
+// raw returns variable i whole: as kept, or rebuilt from its loadVar,
+// which then held all of it.
+func (lv *loadVars) raw(i int) *rawVariable {
+	if v := lv.full[i]; v != nil {
+		return v
+	}
+	c := &lv.v[i]
+	v := &rawVariable{Name: c.Name, DType: c.DType, Device: -1, VarType: c.VarType}
+	if c.hasID {
+		id := c.ID
+		v.ID = &id
+	}
+	return v
 }
