@@ -36,7 +36,8 @@ func convWorkers(n int, macs float64) int {
 // eachPart calls f(w, j) for every part j < np, the parts taken as they
 // come by up to nw goroutines, w < nw naming the goroutine (and so its
 // scratch). It returns false, with some parts left out, once stop says
-// so.
+// so; f may stop inside a part too (its products through
+// kernels.GemmStop), since one image's convolution can be long.
 func eachPart(nw, np int, stop func() bool, f func(w, j int)) bool {
 	var next, slot atomic.Int64
 	var stopped atomic.Bool
@@ -53,7 +54,9 @@ func eachPart(nw, np int, stop func() bool, f func(w, j int)) bool {
 			f(w, j)
 		}
 	})
-	return !stopped.Load()
+	// A part that stopped inside its products (kernels.GemmStop) returns
+	// unfinished; with no part left to start, only stop itself says so.
+	return !stopped.Load() && (stop == nil || !stop())
 }
 
 // pointwise reports whether the convolution is 1x1 with unit strides and
@@ -78,7 +81,8 @@ func conv2dFwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		defer c.Release(ct)
 		cols = v
 	}
-	ok := eachPart(nw, d.bS, c.Stop(), func(w, i int) {
+	stop := c.Stop()
+	ok := eachPart(nw, d.bS, stop, func(w, i int) {
 		im, o := xv[i*iSz:(i+1)*iSz], ov[i*oSz:(i+1)*oSz]
 		col := im
 		if cols != nil {
@@ -90,7 +94,7 @@ func conv2dFwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 			convFillBias(o, bv, p.P, false)
 			beta = 1
 		}
-		kernels.Gemm(1, d.oC, p.P, p.K, 1, wv, p.K, 1, col, p.P, 1, beta, o, p.P, 1)
+		kernels.GemmStop(stop, 1, d.oC, p.P, p.K, 1, wv, p.K, 1, col, p.P, 1, beta, o, p.P, 1)
 	})
 	if !ok {
 		return c.Err()
@@ -125,7 +129,8 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 		dcols = v
 	}
 	first, tasks := convBwdTasks(dwt, dxv != nil, d.bS)
-	ok := eachPart(nw, tasks, c.Stop(), func(w, j int) {
+	stop := c.Stop()
+	ok := eachPart(nw, tasks, stop, func(w, j int) {
 		if j < first {
 			for i := 0; i < d.bS; i++ {
 				im, g := xv[i*iSz:(i+1)*iSz], gv[i*oSz:(i+1)*oSz]
@@ -134,18 +139,22 @@ func conv2dBwdNCHW[T kernels.Float](c *Ctx, p conv2dPlan, dt ndarray.DType, xv, 
 					cl = col
 					im2colNCHW(p, im, cl)
 				}
-				kernels.Gemm(1, p.K, d.oC, p.P, 1, cl, p.P, 1, g, 1, p.P, 1, dwt, d.oC, 1)
+				if !kernels.GemmStop(stop, 1, p.K, d.oC, p.P, 1, cl, p.P, 1, g, 1, p.P, 1, dwt, d.oC, 1) {
+					return
+				}
 			}
 			return
 		}
 		i := j - first
 		g, dx := gv[i*oSz:(i+1)*oSz], dxv[i*iSz:(i+1)*iSz]
 		if pw {
-			kernels.Gemm(1, p.K, p.P, d.oC, 1, wv, 1, p.K, g, p.P, 1, 0, dx, p.P, 1)
+			kernels.GemmStop(stop, 1, p.K, p.P, d.oC, 1, wv, 1, p.K, g, p.P, 1, 0, dx, p.P, 1)
 			return
 		}
 		dcol := dcols[w*kp : (w+1)*kp]
-		kernels.Gemm(1, p.K, p.P, d.oC, 1, wv, 1, p.K, g, p.P, 1, 0, dcol, p.P, 1)
+		if !kernels.GemmStop(stop, 1, p.K, p.P, d.oC, 1, wv, 1, p.K, g, p.P, 1, 0, dcol, p.P, 1) {
+			return
+		}
 		clear(dx)
 		col2imNCHW(p, dcol, dx, true)
 	})

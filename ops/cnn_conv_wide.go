@@ -92,8 +92,9 @@ func wideLower[T kernels.Float](g wideGeom, src, xe, xp []T) {
 
 // wideForward computes one image's pass into out [oC, oH, oW]: wk are the
 // weights as [kH, oC, C, kW], bias (or nil) one value per output channel;
-// xe, xp and outW are scratch of g.sizes(oC).
-func wideForward[T kernels.Float](g wideGeom, src, wk []T, oC int, bias, out, xe, xp, outW []T) {
+// xe, xp and outW are scratch of g.sizes(oC). It returns early, out
+// unfinished, once stop (nil: never) says to.
+func wideForward[T kernels.Float](stop func() bool, g wideGeom, src, wk []T, oC int, bias, out, xe, xp, outW []T) {
 	wideLower(g, src, xe, xp)
 	kp := g.C * g.kW
 	for kh := 0; kh < g.kH; kh++ {
@@ -101,7 +102,9 @@ func wideForward[T kernels.Float](g wideGeom, src, wk []T, oC int, bias, out, xe
 		if kh == 0 {
 			beta = 0
 		}
-		kernels.Gemm(1, oC, g.L, kp, 1, wk[kh*oC*kp:], kp, 1, xe[kh*g.dH*g.Wp:], g.R, 1, beta, outW, g.L, 1)
+		if !kernels.GemmStop(stop, 1, oC, g.L, kp, 1, wk[kh*oC*kp:], kp, 1, xe[kh*g.dH*g.Wp:], g.R, 1, beta, outW, g.L, 1) {
+			return
+		}
 	}
 	for oc := 0; oc < oC; oc++ {
 		var b T
@@ -202,9 +205,10 @@ func conv2dFwdWide[T kernels.Float](c *Ctx, p conv2dPlan, g wideGeom, dt ndarray
 	defer c.Release(bt)
 	wk := buf[nw*per:]
 	wideWeights(wv, d.oC, d.iC, d.kH, d.kW, false, wk)
-	ok := eachPart(nw, d.bS, c.Stop(), func(w, i int) {
+	stop := c.Stop()
+	ok := eachPart(nw, d.bS, stop, func(w, i int) {
 		s := buf[w*per : (w+1)*per]
-		wideForward(g, xv[i*iSz:(i+1)*iSz], wk, d.oC, bv, ov[i*oSz:(i+1)*oSz], s[:nxe], s[nxe:nxe+nxp], s[nxe+nxp:])
+		wideForward(stop, g, xv[i*iSz:(i+1)*iSz], wk, d.oC, bv, ov[i*oSz:(i+1)*oSz], s[:nxe], s[nxe:nxe+nxp], s[nxe+nxp:])
 	})
 	if !ok {
 		return c.Err()
@@ -247,7 +251,8 @@ func conv2dBwdWide[T kernels.Float](c *Ctx, p conv2dPlan, fg, bg wideGeom, dt nd
 	}
 	first, tasks := convBwdTasks(dwt, dxv != nil, d.bS)
 	kp := d.iC * d.kW
-	ok := eachPart(nw, tasks, c.Stop(), func(w, j int) {
+	stop := c.Stop()
+	ok := eachPart(nw, tasks, stop, func(w, j int) {
 		if j < first {
 			s := buf[nw*dxN : nw*dxN+dwN]
 			xe, xp, gwt := s[:fxe], s[fxe:fxe+fxp], s[fxe+fxp:]
@@ -255,14 +260,16 @@ func conv2dBwdWide[T kernels.Float](c *Ctx, p conv2dPlan, fg, bg wideGeom, dt nd
 				wideLower(fg, xv[i*iSz:(i+1)*iSz], xe, xp)
 				wideGradT(fg, d.oC, gv[i*oSz:(i+1)*oSz], gwt)
 				for kh := 0; kh < d.kH; kh++ {
-					kernels.Gemm(1, kp, d.oC, fg.L, 1, xe[kh*fg.dH*fg.Wp:], fg.R, 1, gwt, d.oC, 1, 1, dwt[kh*kp*d.oC:], d.oC, 1)
+					if !kernels.GemmStop(stop, 1, kp, d.oC, fg.L, 1, xe[kh*fg.dH*fg.Wp:], fg.R, 1, gwt, d.oC, 1, 1, dwt[kh*kp*d.oC:], d.oC, 1) {
+						return
+					}
 				}
 			}
 			return
 		}
 		i := j - first
 		s := buf[w*dxN : (w+1)*dxN]
-		wideForward(bg, gv[i*oSz:(i+1)*oSz], wk, d.iC, nil, dxv[i*iSz:(i+1)*iSz], s[:bxe], s[bxe:bxe+bxp], s[bxe+bxp:])
+		wideForward(stop, bg, gv[i*oSz:(i+1)*oSz], wk, d.iC, nil, dxv[i*iSz:(i+1)*iSz], s[:bxe], s[bxe:bxe+bxp], s[bxe+bxp:])
 	})
 	if !ok {
 		return c.Err()
