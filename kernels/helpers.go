@@ -62,7 +62,11 @@ func newHelperPool() *helperPool {
 // otherwise (or for the extra beyond GOMAXPROCS-1). work must return
 // promptly when there is nothing left to do, since a helper may call it
 // after the product is over.
-func (p *helperPool) run(extra int, work func()) {
+func (p *helperPool) run(extra int, work func()) { p.offer(extra, work, true) }
+
+// offer is run; without spawn it takes only the pool's helpers, and calls
+// work alone when another product holds them.
+func (p *helperPool) offer(extra int, work func(), spawn bool) {
 	if extra <= 0 {
 		work()
 		return
@@ -70,7 +74,9 @@ func (p *helperPool) run(extra int, work func()) {
 	j := &helperJob{work: work}
 	defer j.wait()
 	if !p.mu.TryLock() {
-		j.spawn(extra)
+		if spawn {
+			j.spawn(extra)
+		}
 		work()
 		return
 	}
@@ -87,7 +93,9 @@ func (p *helperPool) run(extra int, work func()) {
 	for ; p.started < pooled; p.started++ {
 		go p.loop(j.gen - 1)
 	}
-	j.spawn(extra - pooled)
+	if spawn {
+		j.spawn(extra - pooled)
+	}
 	// The job's closure holds the product's matrices: drop it, so that
 	// they can be collected once the helpers that took a seat are done.
 	defer func() {

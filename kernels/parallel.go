@@ -10,3 +10,11 @@ package kernels
 // others are done. A GEMM that work calls with threads 1 runs on work's
 // goroutine.
 func Parallel(extra int, work func()) { helpers.run(extra, work) }
+
+// Share is Parallel for work the calling goroutine could as well do alone
+// in little time, as the parts of an elementwise op: it takes only the
+// warm helpers, and when another product holds them (work called from
+// within a Parallel, or from another goroutine's product) it calls work
+// alone, since a new goroutine would wait for a core that product keeps
+// busy, and the caller would wait for it.
+func Share(extra int, work func()) { helpers.offer(extra, work, false) }

@@ -384,7 +384,17 @@ func binaryTyped[T Num](op BinaryOp, dst, a, b *Array) {
 	if !ok {
 		return
 	}
-	binaryRuns(binKernels[T](op), Raw[T](dst), Raw[T](a), Raw[T](b), &nn)
+	k, d, x, y := binKernels[T](op), Raw[T](dst), Raw[T](a), Raw[T](b)
+	// the float ops of a vector kernel
+	minPart := partMin
+	if isFloat[T]() && op <= Minimum && op != Pow {
+		minPart = fastPartMin
+	}
+	if splits(&nn, minPart) {
+		inParts(&nn, minPart, func(p *nest) { binaryRuns(k, d, x, y, p) })
+		return
+	}
+	binaryRuns(k, d, x, y, &nn)
 }
 
 // binaryRuns applies k over every run of the nest. Runs whose operands are

@@ -27,11 +27,13 @@ func MapFloatInto(dst, a *Array, f32 FloatFunc[float32], f64 FloatFunc[float64])
 	if dst.DType() != a.DType() || !slices.Equal(dst.shape, a.shape) {
 		return fmt.Errorf("ndarray: an elementwise function of a %v%v array into a %v%v array", a.DType(), a.shape, dst.DType(), dst.shape)
 	}
+	// f, the caller's, may not be safe to call from more than one
+	// goroutine: it runs on the caller's alone (minPart 0).
 	switch a.DType() {
 	case Float32:
-		unaryTyped(func(d, x []float32, _ float64) { f32(d, x) }, dst, a, 0)
+		unaryTyped(0, func(d, x []float32, _ float64) { f32(d, x) }, dst, a, 0)
 	case Float64:
-		unaryTyped(func(d, x []float64, _ float64) { f64(d, x) }, dst, a, 0)
+		unaryTyped(0, func(d, x []float64, _ float64) { f64(d, x) }, dst, a, 0)
 	}
 	return nil
 }

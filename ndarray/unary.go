@@ -102,15 +102,20 @@ func UnaryInto(op UnaryOp, dst, a *Array, param float64) error {
 	if dst.DType() != a.DType() || !slices.Equal(dst.shape, a.shape) {
 		return fmt.Errorf("ndarray: %v of a %v%v array into a %v%v array", op, a.DType(), a.shape, dst.DType(), dst.shape)
 	}
+	// the float ops of a vector kernel that takes a cycle or less an element
+	minPart := partMin
+	if a.DType().IsFloat() && (op == Neg || op == Abs || op == Relu || op == Square || op == ScaleBy || op == AddScalar) {
+		minPart = fastPartMin
+	}
 	switch a.DType() {
 	case Float32:
-		unaryTyped(unF32[op], dst, a, param)
+		unaryTyped(minPart, unF32[op], dst, a, param)
 	case Float64:
-		unaryTyped(unF64[op], dst, a, param)
+		unaryTyped(minPart, unF64[op], dst, a, param)
 	case Int32:
-		unaryTyped(unI32[op], dst, a, param)
+		unaryTyped(minPart, unI32[op], dst, a, param)
 	case Int64:
-		unaryTyped(unI64[op], dst, a, param)
+		unaryTyped(minPart, unI64[op], dst, a, param)
 	}
 	return nil
 }
@@ -138,12 +143,19 @@ func buildUnaryTable[T Num]() *[numUnary]unaryFunc[T] {
 	return &t
 }
 
-func unaryTyped[T Num](k unaryFunc[T], dst, a *Array, p float64) {
+// unaryTyped computes k over a into dst, cut into parts of at least minPart
+// elements for the cores (inParts) when minPart is above 0.
+func unaryTyped[T Num](minPart int, k unaryFunc[T], dst, a *Array, p float64) {
 	nn, ok := newNest(a.shape, 2, [3][]int{dst.strides, a.strides}, [3]int{dst.offset, a.offset})
 	if !ok {
 		return
 	}
-	unaryRuns(k, p, Raw[T](dst), Raw[T](a), &nn)
+	d, x := Raw[T](dst), Raw[T](a)
+	if minPart > 0 && splits(&nn, minPart) {
+		inParts(&nn, minPart, func(part *nest) { unaryRuns(k, p, d, x, part) })
+		return
+	}
+	unaryRuns(k, p, d, x, &nn)
 }
 
 func unaryRuns[T Num](k unaryFunc[T], p float64, d, x []T, nn *nest) {
