@@ -391,7 +391,7 @@ func binaryTyped[T Num](op BinaryOp, dst, a, b *Array) {
 		minPart = fastPartMin
 	}
 	if splits(&nn, minPart) {
-		inParts(&nn, minPart, func(p *nest) { binaryRuns(k, d, x, y, p) })
+		inParts(nn, minPart, func(p *nest) { binaryRuns(k, d, x, y, p) })
 		return
 	}
 	binaryRuns(k, d, x, y, &nn)

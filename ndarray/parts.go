@@ -69,13 +69,16 @@ func splits(nn *nest, minPart int) bool {
 // other part writes, so that the result is the same bits however the
 // parts are shared out: elementwise ops, and reductions cut along an axis
 // they keep.
-func inParts(nn *nest, minPart int, f func(part *nest)) {
-	w, parts, size := partPlan(nn, minPart)
+//
+// nn is taken by value: a pointer handed to f would move the caller's nest,
+// which every elementwise op builds, to the heap even when it is not cut.
+func inParts(nn nest, minPart int, f func(part *nest)) {
+	w, parts, size := partPlan(&nn, minPart)
 	if parts <= 1 {
-		f(nn)
+		f(&nn)
 		return
 	}
-	j := &partJob{nn: *nn, size: size, parts: parts, f: f}
+	j := &partJob{nn: nn, size: size, parts: parts, f: f}
 	kernels.Share(w-1, j.work)
 }
 

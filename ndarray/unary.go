@@ -152,7 +152,7 @@ func unaryTyped[T Num](minPart int, k unaryFunc[T], dst, a *Array, p float64) {
 	}
 	d, x := Raw[T](dst), Raw[T](a)
 	if minPart > 0 && splits(&nn, minPart) {
-		inParts(&nn, minPart, func(part *nest) { unaryRuns(k, p, d, x, part) })
+		inParts(nn, minPart, func(part *nest) { unaryRuns(k, p, d, x, part) })
 		return
 	}
 	unaryRuns(k, p, d, x, &nn)
