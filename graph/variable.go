@@ -18,7 +18,7 @@ type Variable struct {
 	// holding the graph's lock, so that Name reads the name while another
 	// goroutine renames without a data race.
 	shown atomic.Pointer[string]
-	// id, index and kind share a word: a graph of many small ops holds
+	// id and index share a word: a graph of many small ops holds
 	// more Variables than anything else.
 	id    int32 // place in the graph's variables
 	index int32 // which output of op

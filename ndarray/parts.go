@@ -33,13 +33,21 @@ const partAlign = 64
 // when the nest is too small to cut or there is one core. A nest of one
 // run is cut into pieces of that run, multiples of partAlign long.
 func partPlan(nn *nest, minPart int) (workers, parts, size int) {
-	w := runtime.GOMAXPROCS(0)
-	if nn.rank == 0 || w < 2 {
+	if nn.rank == 0 {
 		return 1, 1, 0
 	}
 	elems := 1
 	for i := 0; i < nn.rank; i++ {
 		elems *= nn.shape[i]
+	}
+	// Most ops are too small to cut: they return before GOMAXPROCS, which
+	// takes the scheduler's lock.
+	if elems < 2*minPart {
+		return 1, 1, 0
+	}
+	w := runtime.GOMAXPROCS(0)
+	if w < 2 {
+		return 1, 1, 0
 	}
 	rows, unit := nn.shape[0], 1
 	if nn.rank == 1 {

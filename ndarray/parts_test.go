@@ -34,6 +34,9 @@ func partsCases(t *testing.T, dt DType) map[string][2]*Array {
 		"view":      {view, other},
 		"odd":       {randArray(t, rng, dt, 70001), randArray(t, rng, dt, 70001)},
 		"transpose": {Must(Permute(x, 1, 0)), randArray(t, rng, dt, 512, 128)},
+		// Large enough for the vector kernels' parts (fastPartMin) too:
+		// the cases above cut only the slow ops.
+		"large": {randArray(t, rng, dt, 1024, 600), randArray(t, rng, dt, 1024, 600)},
 	}
 }
 

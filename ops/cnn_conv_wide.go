@@ -235,6 +235,9 @@ func conv2dBwdWide[T kernels.Float](c *Ctx, p conv2dPlan, fg, bg wideGeom, dt nd
 	bxe, bxp, bow := bg.sizes(d.iC)
 	dwN := fxe + fxp + fg.L*d.oC
 	dxN := bxe + bxp + bow
+	if dxv == nil {
+		dxN = 0 // no input-gradient tasks, no scratch for them
+	}
 	n := nw * dxN
 	if dwt != nil {
 		n += dwN

@@ -34,29 +34,8 @@ func TestConv2DWideRowsMatchReference(t *testing.T) {
 		wl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, kH, kW, iC, oC))
 		gl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, bS, ref.oH, ref.oW, oC))
 		bias := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, oC))
-		want := ref.forward(xl.Float64s(), wl.Float64s())
-		wdx, wdw := ref.backward(xl.Float64s(), wl.Float64s(), gl.Float64s())
-		withBias := append([]float64(nil), want...)
-		for i := range withBias {
-			withBias[i] += bias.Float64s()[i%oC]
-		}
-		nchw := func(v []float64, shape []int) *ndarray.Array {
-			return permuted(ndarray.Must(ndarray.FromSlice(v, shape...)), 0, 3, 1, 2)
-		}
-		x, g := permuted(xl, 0, 3, 1, 2), permuted(gl, 0, 3, 1, 2)
-		w := permuted(wl, hwioTo[wf]...)
-		dw := permuted(ndarray.Must(ndarray.FromSlice(wdw, wl.Shape()...)), hwioTo[wf]...)
 		a := ops.Args{I: []int64{int64(kH), int64(kW), 1, 1, int64(p[0]), int64(p[1]),
 			int64(dl[0]), int64(dl[1]), int64(same), 0, int64(wf)}}
-		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
-			tol, c := dtCase(dt)
-			got := convRun(t, "conv2d", a, c(x), c(w))
-			checkClose(t, "wide conv2d", a, got[0], nchw(want, gl.Shape()), tol)
-			got = convRun(t, "conv2d", a, c(x), c(w), c(bias))
-			checkClose(t, "wide conv2d with bias", a, got[0], nchw(withBias, gl.Shape()), tol)
-			grads := convRun(t, "conv2d_bp", a, c(x), c(w), c(g))
-			checkClose(t, "wide conv2d_bp dx", a, grads[0], nchw(wdx, xl.Shape()), tol)
-			checkClose(t, "wide conv2d_bp dw", a, grads[1], dw, tol)
-		}
+		checkNCHWConv(t, "wide", ref, a, wf, xl, wl, gl, bias)
 	}
 }

@@ -30,22 +30,41 @@ func TestConv2DNCHWCoresAndFastPaths(t *testing.T) {
 		xl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, c.bS, c.hw, c.hw, c.iC))
 		wl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, c.k, c.k, c.iC, c.oC))
 		gl := ndarray.Must(ndarray.RandNormal(rng, ndarray.Float64, 0, 1, c.bS, ref.oH, ref.oW, c.oC))
-		out := ref.forward(xl.Float64s(), wl.Float64s())
-		dx, dw := ref.backward(xl.Float64s(), wl.Float64s(), gl.Float64s())
-		nchw := func(v []float64, shape []int) *ndarray.Array {
-			return permuted(ndarray.Must(ndarray.FromSlice(v, shape...)), 0, 3, 1, 2)
-		}
 		a := ops.Args{I: []int64{int64(c.k), int64(c.k), 1, 1, int64(c.pad), int64(c.pad), int64(c.d), int64(c.d), int64(c.same), 0, 1}}
-		w := permuted(wl, hwioTo[1]...)
-		for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
-			tol, cast := dtCase(dt)
-			x, g := cast(permuted(xl, 0, 3, 1, 2)), cast(permuted(gl, 0, 3, 1, 2))
-			got := convRun(t, "conv2d", a, x, cast(w))
-			checkClose(t, c.name+" conv2d", a, got[0], nchw(out, gl.Shape()), tol)
-			grads := convRun(t, "conv2d_bp", a, x, cast(w), g)
-			checkClose(t, c.name+" dx", a, grads[0], nchw(dx, xl.Shape()), tol)
-			checkClose(t, c.name+" dw", a, grads[1], permuted(ndarray.Must(ndarray.FromSlice(dw, wl.Shape()...)), hwioTo[1]...), tol)
+		checkNCHWConv(t, c.name, ref, a, 1, xl, wl, gl, nil)
+	}
+}
+
+// checkNCHWConv runs conv2d and conv2d_bp on the NCHW forms of xl and gl
+// (NHWC) and wl (HWIO, given to the op in weights format wf), in float64
+// and float32, against ref; with bias (not nil) too, the forward pass
+// again with it.
+func checkNCHWConv(t *testing.T, name string, ref refConv, a ops.Args, wf int, xl, wl, gl, bias *ndarray.Array) {
+	t.Helper()
+	want := ref.forward(xl.Float64s(), wl.Float64s())
+	wdx, wdw := ref.backward(xl.Float64s(), wl.Float64s(), gl.Float64s())
+	nchw := func(v []float64, shape []int) *ndarray.Array {
+		return permuted(ndarray.Must(ndarray.FromSlice(v, shape...)), 0, 3, 1, 2)
+	}
+	x, g := permuted(xl, 0, 3, 1, 2), permuted(gl, 0, 3, 1, 2)
+	w := permuted(wl, hwioTo[wf]...)
+	dw := permuted(ndarray.Must(ndarray.FromSlice(wdw, wl.Shape()...)), hwioTo[wf]...)
+	for _, dt := range []ndarray.DType{ndarray.Float64, ndarray.Float32} {
+		tol, cast := dtCase(dt)
+		got := convRun(t, "conv2d", a, cast(x), cast(w))
+		checkClose(t, name+" conv2d", a, got[0], nchw(want, gl.Shape()), tol)
+		if bias != nil {
+			withBias := append([]float64(nil), want...)
+			bv, oC := bias.Float64s(), bias.Size()
+			for i := range withBias {
+				withBias[i] += bv[i%oC]
+			}
+			got = convRun(t, "conv2d", a, cast(x), cast(w), cast(bias))
+			checkClose(t, name+" conv2d with bias", a, got[0], nchw(withBias, gl.Shape()), tol)
 		}
+		grads := convRun(t, "conv2d_bp", a, cast(x), cast(w), cast(g))
+		checkClose(t, name+" dx", a, grads[0], nchw(wdx, xl.Shape()), tol)
+		checkClose(t, name+" dw", a, grads[1], dw, tol)
 	}
 }
 

@@ -654,8 +654,10 @@ var dpaV2BpOp = Register(&Def{
 			}
 		}
 		// E = the attention's gradient times the query mask.
-		e, err := ndarray.Contiguous(in[6])
-		if err == nil && qm != nil {
+		var e *ndarray.Array
+		if qm == nil {
+			e, err = ndarray.Contiguous(in[6])
+		} else { // masked in a copy of its own, however in[6] is laid out
 			e = c.Alloc(dt, in[6].Shape())
 			defer c.Release(e)
 			if err = ndarray.CopyInto(e, in[6]); err == nil {

@@ -983,11 +983,7 @@ func lstmBackward[T float32 | float64](ctx *Ctx, name string, o lstmLayerOpts, d
 	wrT := ctx.Alloc(dt, []int{g4, nOut})
 	defer ctx.Release(wrT)
 	wrTs := ndarray.Raw[T](wrT)[:g4*nOut]
-	for i := 0; i < nOut; i++ {
-		for j, v := range p.wrs[i*g4 : (i+1)*g4] {
-			wrTs[j*nOut+i] = v
-		}
-	}
+	transposeInto(wrTs, p.wrs, nOut, g4)
 	// The derivatives of the step's gates and of outAct, then the
 	// gradients flowing into the step from the next one.
 	sc := ctx.Alloc(dt, []int{7 * n})

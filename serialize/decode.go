@@ -24,7 +24,7 @@ func decodeCtx(ctx context.Context, buf []byte) (*rawGraph, error) {
 // detachArrays copies the arrays' bytes out of the file's buffer when
 // they are less than half of it, so that the buffer can be freed once the
 // graph is built: without it a tiny constant kept a whole file of nodes
-// alive (a 51 MB file of 200k ops and one 8-byte constant held all 51 MB).
+// alive (issue 23).
 // When the arrays are most of the file they stay where they are, as a copy
 // would cost more than the rest of the buffer.
 func detachArrays(g *rawGraph, lp *loadParts, fileLen int) {

@@ -141,10 +141,12 @@ func TestJavaSaveLSTMLayerAlphaRefused(t *testing.T) {
 func TestCheckJavaPropsMisread(t *testing.T) {
 	r := savedRaw(t, lstmGraph(t, lstmJavaCfg), &SaveOptions{Java: true})
 	tab := javaTable()
+	found := false
 	for i := range r.Nodes {
 		if r.Nodes[i].OpName != "lstmLayer" {
 			continue
 		}
+		found = true
 		if f := tab.check(&r.Nodes[i]); f.Level == JavaBlocker {
 			t.Fatalf("as saved: %v", f)
 		}
@@ -171,6 +173,9 @@ func TestCheckJavaPropsMisread(t *testing.T) {
 				t.Errorf("%s: %v, want a blocker naming %s", c.name, f, c.what)
 			}
 		}
+	}
+	if !found {
+		t.Fatal("the Java save holds no lstmLayer node to check")
 	}
 	g := graph.New()
 	x := g.Var("x", ndarray.Must(ndarray.FromSlice(make([]float64, 16), 1, 1, 4, 4)))

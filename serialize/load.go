@@ -536,8 +536,7 @@ func (l *loader) arraysOf() map[int32][]int {
 // plainVar reports whether the file says nothing of variable v that Save
 // would not write by itself: no device, no control dependencies, the kind
 // the graph gives it. Such variables get no varExtra: most of a file's
-// variables are plain op outputs, and an extra each was a tenth of a
-// loaded graph's memory.
+// variables are plain op outputs, and an extra each added up.
 func plainVar(v *rawVariable) bool {
 	return v.Device == -1 && v.ControlDeps == nil && v.ControlDepForOp == nil && v.ControlDepsForVar == nil &&
 		v.VarType != fb.VarTypeSEQUENCE

@@ -12,8 +12,8 @@ import (
 
 // loadNode is a file's node as loading keeps it: the fields that differ
 // from node to node (id, name, inputs, outputs), which indexing reads, and
-// the rest, shared by all nodes alike in it (see nodeSharer). A rawNode
-// each, mostly empty vectors, took twice a file's size.
+// the rest, shared by all nodes alike in it (see nodeSharer): a rawNode
+// each, mostly empty vectors, took more memory than the file.
 type loadNode struct {
 	ID          int32
 	Name        string

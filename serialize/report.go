@@ -50,8 +50,8 @@ type FileNode struct {
 	// raw is the node without what Save writes afresh (id, name, inputs,
 	// outputs, output names), shared by all the nodes of a file that are
 	// alike in everything else (see nodeSharer): nodes are mostly
-	// empty vectors and repeated op names, and a copy each held twice a
-	// file's size. Nothing changes it.
+	// empty vectors and repeated op names, and a copy each held more than
+	// the file. Nothing changes it.
 	raw    *rawNode
 	inputs []fileInput
 	reason string

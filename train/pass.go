@@ -1,7 +1,6 @@
 package train
 
 import (
-	"fmt"
 	"runtime"
 	"sync/atomic"
 
@@ -73,18 +72,7 @@ func (p *updatePass) reset() {
 // add takes a parameter and its gradient and state arrays (at most four in
 // all), which must be packed and alike, into the pass.
 func (p *updatePass) add(arrays ...*ndarray.Array) error {
-	if err := packed(arrays...); err != nil {
-		return err
-	}
-	switch arrays[0].DType() {
-	case ndarray.Float32:
-		addParam(p, elems[float32](arrays))
-	case ndarray.Float64:
-		addParam(p, elems[float64](arrays))
-	default:
-		return fmt.Errorf("train: cannot update a %v parameter", arrays[0].DType())
-	}
-	return nil
+	return each(func(x [4][]float32) { addParam(p, x) }, func(x [4][]float64) { addParam(p, x) }, arrays...)
 }
 
 // addParam takes the elements of a parameter, its gradient and its state

@@ -76,7 +76,7 @@ func passOn[T kernels.Float](x [4][]T, u update) {
 }
 
 // adamAt are Adam's coefficients at iteration it, with Adam's defaults and
-// learning rate 1e-3, as Adam.apply computes them.
+// learning rate 1e-3, as Adam.prepare computes them.
 func adamAt(it int, decay float64) adamCoeffs {
 	t := float64(it + 1)
 	b1, b2 := 0.9, 0.999
